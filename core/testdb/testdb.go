@@ -1,0 +1,70 @@
+// Package testdb builds small SQLite files for tests. It writes only files
+// it creates itself, in the test's temporary directory.
+package testdb
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+// Schema is the fixture: names with spaces and keywords, foreign keys, an
+// index, a view, NULLs, non-Latin text, a blob, reals and integers.
+const Schema = `
+CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT, -- where they live
+  created TEXT);
+CREATE TABLE "order" (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customer(id), total REAL, status TEXT);
+CREATE TABLE "Order Details" (order_id INTEGER REFERENCES "order"(id), product TEXT, qty INTEGER, price REAL,
+  PRIMARY KEY (order_id, product));
+CREATE TABLE Match (id INTEGER PRIMARY KEY, home TEXT, away TEXT, data BLOB);
+CREATE TABLE t (a INTEGER, b TEXT);
+CREATE INDEX order_customer ON "order"(customer_id);
+CREATE VIEW big_orders AS SELECT * FROM "order" WHERE total > 100;
+INSERT INTO customer VALUES (1, 'Zoë Brontë', 'France', '2023-01-05'), (2, '田中 太郎', 'Japan', '2023-02-11'),
+  (3, 'José Álvarez', NULL, '2024-03-01'), (4, '=HYPERLINK("http://x")', 'Mexico', NULL);
+INSERT INTO "order" VALUES (1, 1, 120.5, 'shipped'), (2, 1, 30, 'open'), (3, 2, 250.25, 'shipped'), (4, 3, NULL, 'cancelled');
+INSERT INTO "Order Details" VALUES (1, 'lamp', 2, 60.25), (3, 'rug', 1, 250.25), (2, 'mug, "big"', 3, 10);
+INSERT INTO Match VALUES (1, 'Lyon', 'Nantes', x'00ff10'), (2, 'Kraków', 'Łódź', NULL);
+INSERT INTO t VALUES (1, 'one'), (2, 'two');
+`
+
+// Fixture writes a fresh fixture database and returns its path.
+func Fixture(t testing.TB) string {
+	t.Helper()
+	return Build(t, "fixture.db", Schema)
+}
+
+// Build creates name in a temporary directory from the given SQL.
+func Build(t testing.TB, name, schema string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	d, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Exec(schema); err != nil {
+		t.Fatalf("build %s: %v", name, err)
+	}
+	return path
+}
+
+// SharedData returns the path of a file under ../shared/data, or skips the
+// test, saying so, when it is absent.
+func SharedData(t testing.TB, rel string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
+	if v := os.Getenv("TABLEWISE_SHARED_DATA"); v != "" {
+		root = v
+	}
+	p := filepath.Join(root, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: %s not found (the shared test data lives in ../shared/data beside the repository)", p)
+	}
+	return p
+}
