@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tablewise/tablewise/core/testdb"
+	"github.com/tablewise/tablewise/data"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestSQLDefaultsToCSVWhenPiped(t *testing.T) {
+	code, out, errs := runCLI(t, "", "sql", "SELECT name FROM categories ORDER BY name LIMIT 2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 3 || recs[0][0] != "name" {
+		t.Fatalf("not CSV with a header and 2 rows: %q (%v)", out, err)
+	}
+}
+
+func TestSQLTableFormat(t *testing.T) {
+	path := testdb.Fixture(t)
+	code, out, _ := runCLI(t, "", "sql", "--db", path, "--format", "table", `SELECT id, name, country FROM customer ORDER BY id`)
+	if code != 0 {
+		t.Fatal(code)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 7 || !strings.HasPrefix(lines[0], "id  name") || !strings.Contains(lines[4], "NULL") || lines[6] != "(4 rows)" {
+		t.Fatalf("table output:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour codes written to a non-terminal")
+	}
+	// Wide characters align: the country column starts at the same display
+	// column on every row.
+	col := func(line, word string) int { return ansi.StringWidth(line[:strings.Index(line, word)]) }
+	if a, b := col(lines[2], "France"), col(lines[3], "Japan"); a != b {
+		t.Errorf("country column at %d and %d:\n%s", a, b, out)
+	}
+}
+
+func TestSQLFromStdinAndRowCap(t *testing.T) {
+	code, out, errs := runCLI(t, "SELECT customer_id FROM customers ORDER BY customer_id", "sql", "--max-rows", "5", "-")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if n := strings.Count(out, "\n"); n != 6 {
+		t.Errorf("%d lines, want header + 5", n)
+	}
+	if !strings.Contains(errs, "stopped at 5 rows") {
+		t.Errorf("no truncation note on stderr: %q", errs)
+	}
+	code, out, _ = runCLI(t, "", "sql", "--max-rows", "5", "--format", "json", "SELECT customer_id FROM customers")
+	var doc struct {
+		RowCount  int  `json:"row_count"`
+		Truncated bool `json:"truncated"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.RowCount != 5 || !doc.Truncated {
+		t.Fatalf("json: %d %s", code, out)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	path := testdb.Fixture(t)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"sql", "--db", path, "SELECT 1"}, 0, ""},
+		{[]string{"sql", "--db", path}, 2, "give the SQL"},
+		{[]string{"sql", "--db", path, "--format", "xml", "SELECT 1"}, 2, "unknown format"},
+		{[]string{"sql", "--db", path, "--bogus", "SELECT 1"}, 2, "flag provided but not defined"},
+		{[]string{"sql", "--db", filepath.Join(t.TempDir(), "missing.db"), "SELECT 1"}, 2, "never creates"},
+		{[]string{"sql", "--db", path, "DELETE FROM t"}, 3, "read-only"},
+		{[]string{"sql", "--db", path, "SELECT nope FROM t"}, 4, "no such column: nope"},
+		{[]string{"sql", "--db", path, "SELECT * FROM custmer"}, 4, "did you mean customer?"},
+		{[]string{"sql", "--db", path, "--timeout", "200ms", slowQuery}, 5, "deadline"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, "", c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d %q, want %d containing %q", c.args, code, errs, c.code, c.msg)
+		}
+	}
+}
+
+const slowQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"
+
+func TestSchema(t *testing.T) {
+	path := testdb.Fixture(t)
+	code, out, _ := runCLI(t, "", "schema", "--db", path, "order", "Order Details")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, want := range []string{"table order (4 rows)", "customer_id  INTEGER  FK → customer.id", "← Order Details.order_id", "index order_customer (customer_id)", "table Order Details (3 rows)", "order_id  INTEGER  PK, FK → order.id"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("schema output lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errs := runCLI(t, "", "schema", "--db", path, "ordr")
+	if code != 2 || !strings.Contains(errs, "did you mean order") {
+		t.Errorf("unknown table: %d %q", code, errs)
+	}
+	code, out, _ = runCLI(t, "", "schema", "--db", path, "--format", "json")
+	var doc struct {
+		Tables []struct {
+			Name     string `json:"name"`
+			RowCount int    `json:"row_count"`
+		} `json:"tables"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Tables) != 6 {
+		t.Fatalf("schema json: %d %s", code, out)
+	}
+}
+
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "orders.csv")
+	code, _, errs := runCLI(t, "", "export", "--sql", "SELECT * FROM orders", "--out", out)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	f, _ := os.Open(out)
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) != 11888 {
+		t.Fatalf("%d records, %v; want 11,887 rows and a header", len(recs), err)
+	}
+	if !strings.Contains(errs, "exported 11887 rows") {
+		t.Errorf("stderr %q", errs)
+	}
+	// The extension picks the format; a failing export leaves no file.
+	jl := filepath.Join(dir, "x.jsonl")
+	if code, _, _ := runCLI(t, "", "export", "--sql", "SELECT 1 AS a", "--out", jl); code != 0 {
+		t.Fatal(code)
+	}
+	if b, _ := os.ReadFile(jl); string(b) != "{\"a\":1}\n" {
+		t.Errorf("jsonl: %q", b)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	if code, _, _ := runCLI(t, "", "export", "--sql", "DELETE FROM orders", "--out", bad); code != 3 {
+		t.Errorf("refused export exit %d", code)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	code, out, errs := runCLI(t, "", "doctor")
+	if code != 0 || !strings.Contains(out, "all checks passed") || strings.Contains(out, "FAIL") {
+		t.Fatalf("doctor: %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "database: "+data.SampleName) || !strings.Contains(out, "SQLite 3.") {
+		t.Errorf("doctor output:\n%s", out)
+	}
+}
+
+func TestDefaultRunShowsSampleTables(t *testing.T) {
+	code, out, _ := runCLI(t, "")
+	if code != 0 || !strings.Contains(out, "customers") || !strings.Contains(out, "Database: sample") {
+		t.Fatalf("%d\n%s", code, out)
+	}
+}
