@@ -1,0 +1,110 @@
+// Package trace writes one JSON line per model call and per tool call, so a
+// question's cost and path can be read afterwards. Secrets never reach it:
+// model call records come from core/llm with keys redacted, and tool inputs
+// are SQL and names.
+package trace
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tablewise/tablewise/core/llm"
+)
+
+// Event is one line of the trace.
+type Event struct {
+	Time     time.Time `json:"time"`
+	Kind     string    `json:"kind"` // "model" or "tool"
+	Question string    `json:"question,omitempty"`
+	// Model calls.
+	Model *llm.CallRecord `json:"model,omitempty"`
+	// Tool calls.
+	Tool      string `json:"tool,omitempty"`
+	Input     string `json:"input,omitempty"`
+	OK        bool   `json:"ok"`
+	Summary   string `json:"summary,omitempty"`
+	LatencyMS int64  `json:"latency_ms"`
+}
+
+// Writer appends events as JSON lines. It is safe for concurrent use; a nil
+// *Writer discards everything.
+type Writer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	c   io.Closer
+	enc *json.Encoder
+}
+
+// New writes to w.
+func New(w io.Writer) *Writer { return &Writer{w: w, enc: json.NewEncoder(w)} }
+
+// Open appends to the file at path, creating it (and its directory).
+func Open(path string) (*Writer, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	t := New(f)
+	t.c = f
+	return t, nil
+}
+
+// DefaultPath is where traces go unless configured: the user's state
+// directory.
+func DefaultPath() string {
+	dir, err := os.UserCacheDir()
+	if d, e := userStateDir(); e == nil {
+		dir, err = d, nil
+	}
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "tablewise", "trace.jsonl")
+}
+
+func userStateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return d, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state"), nil
+}
+
+// Write appends one event.
+func (t *Writer) Write(e Event) {
+	if t == nil {
+		return
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_ = t.enc.Encode(e)
+}
+
+// ModelCall records a model call; pass it to llm.WithTrace.
+func (t *Writer) ModelCall(r llm.CallRecord) {
+	if t == nil {
+		return
+	}
+	t.Write(Event{Time: r.Start, Kind: "model", Model: &r, OK: r.Outcome == llm.OutcomeOK, LatencyMS: r.Latency.Milliseconds()})
+}
+
+// Close closes the file Open opened.
+func (t *Writer) Close() error {
+	if t == nil || t.c == nil {
+		return nil
+	}
+	return t.c.Close()
+}
