@@ -1,0 +1,129 @@
+package charts
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+func TestSuggest(t *testing.T) {
+	col := func(name, typ string) query.Column { return query.Column{Name: name, Type: typ} }
+	rowsOf := func(n int, f func(i int) query.Row) []query.Row {
+		rows := make([]query.Row, n)
+		for i := range rows {
+			rows[i] = f(i)
+		}
+		return rows
+	}
+	tests := []struct {
+		name string
+		cols []query.Column
+		rows []query.Row
+		want answer.ChartSpec // Kind "" means no chart
+	}{
+		{
+			name: "category and number: bar",
+			cols: []query.Column{col("genre", "TEXT"), col("total", "REAL")},
+			rows: rowsOf(5, func(i int) query.Row { return query.Row{fmt.Sprintf("g%d", i), float64(10 + i)} }),
+			want: answer.ChartSpec{Kind: answer.KindBar, X: "genre", Y: "total", Title: "Total by genre"},
+		},
+		{
+			name: "few positive categories are still a bar, never a pie",
+			cols: []query.Column{col("media", "TEXT"), col("tracks", "INTEGER")},
+			rows: []query.Row{{"mp3", int64(3000)}, {"aac", int64(200)}, {"video", int64(20)}},
+			want: answer.ChartSpec{Kind: answer.KindBar, X: "media", Y: "tracks", Title: "Tracks by media"},
+		},
+		{
+			name: "many categories: hbar",
+			cols: []query.Column{col("customer", "TEXT"), col("spend", "INTEGER")},
+			rows: rowsOf(13, func(i int) query.Row { return query.Row{fmt.Sprintf("c%d", i), int64(i)} }),
+			want: answer.ChartSpec{Kind: answer.KindHBar, X: "customer", Y: "spend", Title: "Spend by customer"},
+		},
+		{
+			name: "long labels: hbar",
+			cols: []query.Column{col("artist", "TEXT"), col("total", "REAL")},
+			rows: []query.Row{{"Battlestar Galactica (Classic)", 1.0}, {"U2", 2.0}},
+			want: answer.ChartSpec{Kind: answer.KindHBar, X: "artist", Y: "total", Title: "Total by artist"},
+		},
+		{
+			name: "y is the first numeric column that is not x",
+			cols: []query.Column{col("n", "INTEGER"), col("name", "TEXT"), col("total", "REAL")},
+			rows: []query.Row{{int64(1), "a", 2.5}, {int64(2), "b", 3.5}},
+			want: answer.ChartSpec{Kind: answer.KindBar, X: "name", Y: "n", Title: "N by name"},
+		},
+		{
+			name: "month and number: line",
+			cols: []query.Column{col("month", "TEXT"), col("sales", "REAL")},
+			rows: rowsOf(12, func(i int) query.Row { return query.Row{fmt.Sprintf("2024-%02d", i+1), float64(i)} }),
+			want: answer.ChartSpec{Kind: answer.KindLine, X: "month", Y: "sales", Title: "Sales by month"},
+		},
+		{
+			name: "date, category and number: line per category",
+			cols: []query.Column{col("day", "TEXT"), col("region", "TEXT"), col("revenue", "INTEGER")},
+			rows: rowsOf(12, func(i int) query.Row {
+				return query.Row{fmt.Sprintf("2024-01-%02d 10:00:00", i/3+1), []string{"n", "s", "e"}[i%3], int64(i)}
+			}),
+			want: answer.ChartSpec{Kind: answer.KindLine, X: "day", Y: "revenue", Series: "region", Title: "Revenue by day and region"},
+		},
+		{
+			name: "two numbers: scatter",
+			cols: []query.Column{col("minutes", "REAL"), col("price", "REAL")},
+			rows: rowsOf(30, func(i int) query.Row { return query.Row{float64((i * 7) % 30), float64(i)} }),
+			want: answer.ChartSpec{Kind: answer.KindScatter, X: "minutes", Y: "price", Title: "Price by minutes"},
+		},
+		{
+			name: "year and number: line",
+			cols: []query.Column{col("year", "INTEGER"), col("total", "REAL")},
+			rows: []query.Row{{int64(2021), 5.0}, {int64(2023), 7.0}, {int64(2022), 6.0}},
+			want: answer.ChartSpec{Kind: answer.KindLine, X: "year", Y: "total", Title: "Total by year"},
+		},
+		{
+			name: "ascending id and number: line",
+			cols: []query.Column{col("InvoiceId", "INTEGER"), col("Total", "REAL")},
+			rows: rowsOf(20, func(i int) query.Row { return query.Row{int64(100 + 3*i), float64(i % 5)} }),
+			want: answer.ChartSpec{Kind: answer.KindLine, X: "InvoiceId", Y: "Total", Title: "Total by InvoiceId"},
+		},
+		{
+			name: "one numeric column: histogram",
+			cols: []query.Column{col("age", "REAL")},
+			rows: rowsOf(50, func(i int) query.Row { return query.Row{float64(i % 17)} }),
+			want: answer.ChartSpec{Kind: answer.KindHistogram, X: "age", Title: "Distribution of age"},
+		},
+		{name: "single row", cols: []query.Column{col("genre", "TEXT"), col("total", "REAL")}, rows: []query.Row{{"rock", 1.0}}},
+		{name: "no rows", cols: []query.Column{col("genre", "TEXT"), col("total", "REAL")}},
+		{name: "no columns", rows: []query.Row{{}, {}}},
+		{
+			name: "text only",
+			cols: []query.Column{col("first", "TEXT"), col("last", "TEXT")},
+			rows: []query.Row{{"a", "b"}, {"c", "d"}},
+		},
+		{
+			name: "one numeric column with few rows",
+			cols: []query.Column{col("n", "INTEGER")},
+			rows: []query.Row{{int64(1)}, {int64(2)}, {int64(3)}},
+		},
+		{
+			name: "numbers stored as text are not suggested as y",
+			cols: []query.Column{col("name", "TEXT"), col("zip", "TEXT")},
+			rows: []query.Row{{"a", "02134"}, {"b", "10001"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Suggest(tt.cols, tt.rows)
+			if ok != (tt.want.Kind != "") {
+				t.Fatalf("Suggest = %+v, %v; want ok %v", got, ok, tt.want.Kind != "")
+			}
+			if got != tt.want {
+				t.Errorf("Suggest = %+v\nwant      %+v", got, tt.want)
+			}
+			if ok {
+				if err := Validate(got, tt.cols, tt.rows); err != nil {
+					t.Errorf("the suggested spec does not validate: %v", err)
+				}
+			}
+		})
+	}
+}
