@@ -352,28 +352,30 @@ func cFuncPointer[T any](f T) uintptr {
 	return *(*uintptr)(unsafe.Pointer(&struct{ f T }{f}))
 }
 
-var heapOnce sync.Once
-var heapStatus bool
+var heapStatus atomic.Bool
 
-// ConfigureHeap turns on memory statistics (needed for the hard heap limit
-// to be enforced: this build has SQLITE_DEFAULT_MEMSTATUS=0) and sets the
-// process-wide hard heap limit in bytes. Memory status can only be configured
-// before SQLite initializes, so the first call must come before the first
-// connection opens; later calls only move the limit.
+// init switches memory statistics on before anything in the process can
+// initialize SQLite (this build has SQLITE_DEFAULT_MEMSTATUS=0, and the
+// setting is accepted only before initialization): without them the hard
+// heap limit is not enforced.
+func init() {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	va := libc.NewVaList(int32(1))
+	heapStatus.Store(sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MEMSTATUS, va) == sqlite3.SQLITE_OK)
+	libc.Xfree(tls, va)
+}
+
+// ConfigureHeap sets the process-wide hard heap limit in bytes.
 func ConfigureHeap(limit int64) {
 	tls := libc.NewTLS()
 	defer tls.Close()
-	heapOnce.Do(func() {
-		va := libc.NewVaList(int32(1))
-		heapStatus = sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MEMSTATUS, va) == sqlite3.SQLITE_OK
-		libc.Xfree(tls, va)
-	})
 	sqlite3.Xsqlite3_hard_heap_limit64(tls, limit)
 }
 
 // HeapLimitEnforced reports whether memory statistics were switched on
 // before SQLite initialized, so that the hard heap limit is enforced.
-func HeapLimitEnforced() bool { return heapStatus }
+func HeapLimitEnforced() bool { return heapStatus.Load() }
 
 // HeapLimit reports the current hard heap limit (0: none).
 func HeapLimit() int64 {
