@@ -145,7 +145,8 @@ func needNumeric(field string, i int, sc colScan, cols []query.Column, rows []qu
 		return &SpecError{Field: field, Msg: fmt.Sprintf("%s column %q has only NULL values", field, name), Hint: hintPrefix + suggestNumeric(cols, rows, skip...)}
 	case sc.numeric:
 		return nil
-	case sc.numbers == 0:
+	case sc.numbers == 0 || 2*sc.numbers < sc.nonNull:
+		// Mostly text: a few number-like values do not make it a measure.
 		return &SpecError{Field: field, Msg: fmt.Sprintf("%s column %q is %s, not numeric", field, name, typeName(cols[i], sc)), Hint: hintPrefix + suggestNumeric(cols, rows, skip...)}
 	}
 	return &SpecError{
@@ -184,7 +185,7 @@ func suggestNumeric(cols []query.Column, rows []query.Row, skip ...int) string {
 			return fmt.Sprintf("pick a numeric column such as %q", c.Name)
 		}
 	}
-	return "the result has no numeric column; aggregate in SQL, e.g. COUNT(*) AS n"
+	return "the result has no other numeric column; aggregate in SQL, e.g. COUNT(*) AS n"
 }
 
 // columnList lists column names for an error hint, at most 20 of them.

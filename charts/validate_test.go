@@ -125,3 +125,12 @@ func TestSpecErrorMessage(t *testing.T) {
 		t.Errorf("Error() without hint = %q, want %q", got, "m")
 	}
 }
+
+func TestValidateMostlyTextIsNotNumeric(t *testing.T) {
+	cols := []query.Column{{Name: "name", Type: "NVARCHAR(200)"}, {Name: "ms", Type: "INTEGER"}}
+	rows := []query.Row{{"Balls to the Wall", int64(1)}, {"2112", int64(2)}, {"Fast As a Shark", int64(3)}}
+	err := Validate(answer.ChartSpec{Kind: "bar", X: "ms", Y: "name"}, cols, rows)
+	if err == nil || !strings.Contains(err.Error(), `y column "name" is NVARCHAR(200), not numeric`) || !strings.Contains(err.Error(), "no other numeric column") {
+		t.Fatalf("got %v", err)
+	}
+}
