@@ -206,6 +206,30 @@ func prepareCategories(d *chartData, rows []query.Row, r resolved, lim limits) {
 	}
 
 	foldCategories(d, lim.cats)
+	if r.kind == answer.KindPie && len(d.series) == 1 {
+		sortSlices(d)
+	}
+}
+
+// sortSlices orders a pie's slices largest first, "other" staying last, so
+// the slices read clockwise from the biggest.
+func sortSlices(d *chartData) {
+	n := len(d.cats)
+	if d.other {
+		n-- // the "other" bucket stays last
+	}
+	ys := d.series[0].ys
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(ys[b], ys[a]) })
+	cats, vals := make([]string, 0, len(d.cats)), make([]float64, 0, len(ys))
+	for _, i := range idx {
+		cats, vals = append(cats, d.cats[i]), append(vals, ys[i])
+	}
+	d.cats = append(cats, d.cats[n:]...)
+	d.series[0].ys = append(vals, ys[n:]...)
 }
 
 // foldCategories keeps the most-1 categories with the largest values (in
