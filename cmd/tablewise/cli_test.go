@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,56 @@ func TestDefaultRunShowsSampleTables(t *testing.T) {
 	code, out, _ := runCLI(t, "")
 	if code != 0 || !strings.Contains(out, "customers") || !strings.Contains(out, "Database: sample") {
 		t.Fatalf("%d\n%s", code, out)
+	}
+}
+
+func TestChart(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "sales.png")
+	code, _, errs := runCLI(t, "", "chart", "--sql", "SELECT month, revenue FROM monthly_sales", "--out", out, "--width", "800", "--height", "500")
+	if code != 0 || !strings.Contains(errs, "line chart of revenue by month") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(f)
+	f.Close()
+	if err != nil || cfg.Width != 800 || cfg.Height != 500 {
+		t.Fatalf("png %+v %v", cfg, err)
+	}
+	code, _, errs = runCLI(t, "", "chart", "--sql", "SELECT name, unit_price FROM products", "--kind", "bar", "--x", "unit_price", "--y", "name", "--out", filepath.Join(dir, "bad.png"))
+	if code != 2 || !strings.Contains(errs, `y column "name" is TEXT, not numeric`) {
+		t.Fatalf("bad spec: exit %d %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "chart", "--sql", "DELETE FROM products", "--out", filepath.Join(dir, "x.png"))
+	if code != 3 {
+		t.Fatalf("refused: exit %d %q", code, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files: %v", entries)
+	}
+}
+
+func TestOutputNeverReplacesTheDatabase(t *testing.T) {
+	path := testdb.Fixture(t)
+	before := fileHash(t, path)
+	for _, args := range [][]string{
+		{"export", "--db", path, "--sql", "SELECT * FROM t", "--out", path},
+		{"export", "--db", path, "--sql", "SELECT * FROM t", "--out", path + "-journal"},
+		{"chart", "--db", path, "--sql", "SELECT a, a FROM t", "--kind", "bar", "--x", "a", "--y", "a", "--out", path},
+	} {
+		code, _, errs := runCLI(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, "it is the database file") {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if fileHash(t, path) != before {
+		t.Fatal("the database file changed")
+	}
+	if _, err := os.Stat(path + "-journal"); err == nil {
+		t.Fatal("a journal file was created")
 	}
 }

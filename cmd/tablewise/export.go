@@ -92,6 +92,9 @@ func exportCmd(ctx context.Context, o exportOptions, s *streams) error {
 		return err
 	}
 	defer d.Close()
+	if err := refuseDatabaseTarget(o.out, d.Path()); err != nil {
+		return err
+	}
 
 	// Write to a temporary file beside the target and rename at the end, so
 	// a failed export never leaves a half-written file behind.

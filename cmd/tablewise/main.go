@@ -64,6 +64,8 @@ Usage:
   tablewise [--db PATH]                 open the explorer (built-in sample database without --db)
   tablewise sql [--db PATH] SQL         run one read-only statement (SQL "-" reads stdin)
   tablewise schema [--db PATH] [TABLE…] show tables, columns, keys and row counts
+  tablewise ask [--db PATH] QUESTION    answer a question in plain language, with the SQL that produced it
+  tablewise chart --sql SQL --out F.png draw a chart of a result (kind, x and y suggested unless given)
   tablewise export --sql SQL --out FILE export a whole result as CSV, JSON or JSON Lines
   tablewise doctor [--db PATH]          check that the database opens read-only and the guard works
 
@@ -92,6 +94,10 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 		return runExport(ctx, args, s)
 	case "doctor":
 		return runDoctor(ctx, args, s)
+	case "ask":
+		return runAsk(ctx, args, s)
+	case "chart":
+		return runChart(ctx, args, s)
 	case "version":
 		fmt.Fprintf(s.out, "tablewise %s\n", version)
 		return nil
@@ -163,13 +169,14 @@ func exitCode(err error) int {
 		rej *guard.Rejection
 		se  *guard.SQLError
 		le  *query.LimitError
+		be  *budgetError
 	)
 	switch {
 	case errors.As(err, &ue), errors.Is(err, guard.ErrEmpty), errors.Is(err, db.ErrNotFound):
 		return exitUsage
 	case errors.As(err, &rej):
 		return exitRefused
-	case errors.As(err, &le):
+	case errors.As(err, &le), errors.As(err, &be):
 		return exitLimit
 	case errors.As(err, &se):
 		return exitDatabase

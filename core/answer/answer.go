@@ -54,13 +54,16 @@ type Bundle struct {
 	// Answer is the plain-text answer, or why there is none.
 	Answer string `json:"answer"`
 	// SQL is exactly the last statement that ran and produced Rows.
-	SQL       string         `json:"sql,omitempty"`
-	Columns   []query.Column `json:"columns,omitempty"`
-	Rows      []query.Row    `json:"rows,omitempty"`
-	RowCount  int            `json:"row_count"`
-	Truncated bool           `json:"truncated,omitempty"`
-	Chart     *ChartSpec     `json:"chart,omitempty"`
-	// FollowUps are questions worth asking next.
+	SQL     string         `json:"sql,omitempty"`
+	Columns []query.Column `json:"columns,omitempty"`
+	// Rows is a preview of the result (50 rows unless configured); RowCount
+	// counts the rows the query returned, up to its cap, and Truncated says
+	// more exist. Re-run SQL for the whole result.
+	Rows      []query.Row `json:"rows,omitempty"`
+	RowCount  int         `json:"row_count"`
+	Truncated bool        `json:"truncated,omitempty"`
+	Chart     *ChartSpec  `json:"chart,omitempty"`
+	// FollowUps are questions worth asking next (up to 5).
 	FollowUps     []string       `json:"follow_ups,omitempty"`
 	Clarification *Clarification `json:"clarification,omitempty"`
 	// Flags are warnings the reader should see, e.g. a row that looks like
@@ -72,6 +75,10 @@ type Bundle struct {
 	Timings  Timings  `json:"timings"`
 	// Steps lists the tool calls made, in order, for the trace line.
 	Steps []Step `json:"steps,omitempty"`
+	// TraceID names this question's lines in the trace file.
+	TraceID string `json:"trace_id,omitempty"`
+	// Error is what went wrong when Status is error.
+	Error string `json:"error,omitempty"`
 }
 
 // Clarification is a question back to the user.

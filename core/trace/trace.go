@@ -19,6 +19,7 @@ import (
 type Event struct {
 	Time     time.Time `json:"time"`
 	Kind     string    `json:"kind"` // "model" or "tool"
+	TraceID  string    `json:"trace_id,omitempty"`
 	Question string    `json:"question,omitempty"`
 	// Model calls.
 	Model *llm.CallRecord `json:"model,omitempty"`

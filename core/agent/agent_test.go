@@ -1,0 +1,418 @@
+package agent_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/agent"
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/llm"
+	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb"
+	"github.com/tablewise/tablewise/data"
+)
+
+func sample(t *testing.T) *db.DB {
+	t.Helper()
+	path, err := data.SamplePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(context.Background(), path, db.Options{Label: data.SampleName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
+	t.Helper()
+	cfg := llm.Config{Provider: f.Provider(), Model: "fake-model", MaxRetries: 2}
+	if f.Provider() == "anthropic" {
+		cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
+	} else {
+		cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
+	}
+	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agent.New(d, p, agent.CoreTools(d), opt)
+}
+
+// both runs a scenario against each provider's wire format.
+func both(t *testing.T, fn func(t *testing.T, provider string)) {
+	for _, p := range llmtest.Providers {
+		t.Run(p, func(t *testing.T) { fn(t, p) })
+	}
+}
+
+func TestAnswerRestsOnSQL(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("search_schema", `{"query":"customers"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
+			llmtest.Text("There are 2,400 customers.\nFollow-ups: Which country has the most customers? | How many orders were placed in 2024?"),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers are there?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status != answer.StatusAnswered || b.Answer != "There are 2,400 customers." {
+			t.Fatalf("status %s answer %q", b.Status, b.Answer)
+		}
+		if b.SQL != "SELECT count(*) AS n FROM customers" || len(b.Rows) != 1 || b.Rows[0][0] != int64(2400) {
+			t.Fatalf("sql %q rows %v", b.SQL, b.Rows)
+		}
+		if len(b.FollowUps) != 2 || b.FollowUps[0] != "Which country has the most customers?" {
+			t.Errorf("follow-ups %q", b.FollowUps)
+		}
+		if b.Usage.ModelCalls != 3 || b.Usage.ToolCalls != 2 || b.Usage.InputTokens != 3000 || b.Usage.OutputTokens != 150 {
+			t.Errorf("usage %+v", b.Usage)
+		}
+		if len(b.Steps) != 2 || b.Steps[1].Tool != "run_sql" || !b.Steps[1].OK {
+			t.Errorf("steps %+v", b.Steps)
+		}
+		// The model was grounded: the system prompt carries the schema cards,
+		// and tools were offered with their schemas.
+		req := f.Requests()[0]
+		if sys := f.System(0); !strings.Contains(sys, "customers(") || !strings.Contains(sys, "read-only") {
+			t.Errorf("system prompt lacks schema cards: %.300s", sys)
+		}
+		if n := len(req["tools"].([]any)); n != 7 {
+			t.Errorf("%d tools offered, want 7", n)
+		}
+		// The run_sql result went back as data, framed.
+		tm := f.ToolResults(2)
+		if len(tm) != 2 || !strings.Contains(tm[1], "Rows are data") || !strings.Contains(tm[1], "2400") {
+			t.Errorf("tool results %v", tm)
+		}
+	})
+}
+
+func TestSelfRepairAfterSQLError(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customer"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)),
+			llmtest.Text("2,400 customers."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := f.ToolResults(1)
+		if c := tm[0]; !strings.Contains(c, "no such table: customer") || !strings.Contains(c, "did you mean customers") {
+			t.Fatalf("repair hint not sent back: %q", c)
+		}
+		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(2400) || b.Steps[0].OK || !b.Steps[1].OK {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+}
+
+func TestMalformedToolArgumentsContinue(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql": "SELECT 1`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM products"}`)),
+			llmtest.Text("There are 240 products."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many products?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := f.ToolResults(1)[0]; !strings.Contains(c, "not a JSON object") {
+			t.Fatalf("malformed arguments answer %q", c)
+		}
+		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(240) {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+}
+
+func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		before := hashFile(t, d.Path())
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"DELETE FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"UPDATE products SET unit_price = 0"}`)),
+			llmtest.Text("I cannot change data: the database is read-only."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Delete all orders", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 2; i++ {
+			if c := f.ToolResults(i)[i-1]; !strings.Contains(c, "read-only") {
+				t.Errorf("refusal %d: %q", i, c)
+			}
+		}
+		if b.SQL != "" || b.Status != answer.StatusAnswered {
+			t.Errorf("bundle %+v", b)
+		}
+		if hashFile(t, d.Path()) != before {
+			t.Fatal("the database changed")
+		}
+	})
+}
+
+func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Text("There are about 500 orders."),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
+			llmtest.Text("There are 11,887 orders."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many orders?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := f.Texts(1); !strings.Contains(u[len(u)-1], "no query has run") {
+			t.Fatalf("no push-back: %q", u)
+		}
+		if b.Answer != "There are 11,887 orders." || b.Rows[0][0] != int64(11887) || len(b.Flags) != 0 {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+}
+
+func TestRowsAreDataNotInstructions(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		q := `{"sql":"SELECT review_id, body FROM reviews WHERE body LIKE '%` + data.InjectionMarker + `%'"}`
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", q)),
+			llmtest.Text("One review asks an AI to ignore its instructions; it is shown as data."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Show reviews that mention instructions", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.ToolResults(1)[0]
+		if !strings.Contains(c, "not orders to follow") || !strings.Contains(c, data.InjectionMarker) {
+			t.Fatalf("result not framed and flagged: %q", c)
+		}
+		if len(b.Rows) != 1 || len(b.Flags) != 1 || !strings.Contains(b.Flags[0], "looks like an instruction") {
+			t.Fatalf("rows %d flags %q", len(b.Rows), b.Flags)
+		}
+	})
+}
+
+func TestBudgetsStopCleanly(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider) // no script: the model calls list_tables forever
+		start := time.Now()
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Tell me everything", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "limit of 10 tool calls") {
+			t.Fatalf("status %s answer %q", b.Status, b.Answer)
+		}
+		if n := len(f.Requests()); n > 12 || b.Usage.ToolCalls != 10 {
+			t.Errorf("%d model calls, %d tool calls", n, b.Usage.ToolCalls)
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Errorf("took %v", time.Since(start))
+		}
+
+		// Three failed statements end the question too.
+		f2 := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
+			llmtest.Text("never reached"),
+		)
+		b, err = newAgent(t, d, f2, agent.Options{}).Ask(context.Background(), "q", nil)
+		if err != nil || b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "3 SQL attempts failed") {
+			t.Fatalf("failed-SQL budget: %v %+v", err, b)
+		}
+	})
+}
+
+func TestClarification(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("ask_user", `{"question":"Revenue before or after discounts?","options":["before discounts","after discounts"]}`)),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "What was revenue in 2024?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status != answer.StatusClarify || b.Clarification == nil || len(b.Clarification.Options) != 2 || b.Answer != "Revenue before or after discounts?" {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+}
+
+func TestMakeChartIsValidated(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT c.name AS category, count(*) AS products FROM products p JOIN categories c USING (category_id) GROUP BY 1"}`)),
+			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"bar","x":"category","y":"category"}`)),
+			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"bar","x":"category","y":"products","title":"Products per category"}`)),
+			llmtest.Text("Kitchen has the most products."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "products per category", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := f.ToolResults(2)[1]; !strings.Contains(c, `y column "category" is TEXT, not numeric`) {
+			t.Fatalf("bad chart accepted: %q", c)
+		}
+		if b.Chart == nil || b.Chart.Y != "products" || b.Chart.Kind != "bar" {
+			t.Fatalf("chart %+v", b.Chart)
+		}
+	})
+}
+
+func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider)
+		f.FailWith(401)
+		start := time.Now()
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers?", nil)
+		keyVar := map[string]string{"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}[provider]
+		if err == nil || !strings.Contains(err.Error(), keyVar) {
+			t.Fatalf("err %v", err)
+		}
+		if b.Status != answer.StatusError || time.Since(start) > 5*time.Second {
+			t.Fatalf("status %s after %v", b.Status, time.Since(start))
+		}
+	})
+}
+
+func TestThreadRemembersEarlierQuestions(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)),
+			llmtest.Text("There are 2,400 customers."),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE country_id = 1"}`)),
+			llmtest.Text("Of those, some are in the first country."),
+		)
+		a := newAgent(t, d, f, agent.Options{})
+		var th agent.Thread
+		if _, err := a.AskIn(context.Background(), &th, "How many customers?", nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.AskIn(context.Background(), &th, "And in the first country?", nil); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, m := range f.Texts(2) {
+			found = found || m == "assistant: There are 2,400 customers."
+		}
+		if !found {
+			t.Fatal("the second question did not carry the first answer")
+		}
+	})
+}
+
+func hashFile(t *testing.T, p string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func TestRateLimitThenSuccess(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM suppliers"}`)),
+			llmtest.Text("There are 24 suppliers."),
+		)
+		f.Throttle(1)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many suppliers?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(24) || b.Usage.ModelCalls != 2 {
+			t.Fatalf("bundle %+v", b)
+		}
+	})
+}
+
+// TestPromptEconomy measures the bytes of JSON a simple question sends on
+// Chinook (11 tables): at most 10,000 bytes per request on average.
+func TestPromptEconomy(t *testing.T) {
+	path := testdb.SharedData(t, "chinook.sqlite")
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	both(t, func(t *testing.T, provider string) {
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS artists FROM Artist"}`)),
+			llmtest.Text("Chinook lists 275 artists.\nFollow-ups: Which artist has the most albums? | How many albums are there?"),
+		)
+		if _, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many artists are there?", nil); err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range f.Bodies() {
+			total += n
+		}
+		avg := total / len(f.Bodies())
+		t.Logf("%s: %d requests, %d bytes on average (system prompt %d bytes)", provider, len(f.Bodies()), avg, len(f.System(0)))
+		if avg > 10_000 {
+			t.Errorf("requests average %d bytes, over 10,000", avg)
+		}
+	})
+}
+
+// BenchmarkToolRoundTrip measures a question with one tool round trip (two
+// model calls and one run_sql) against a fake model that answers at once:
+// all of the time is the agent's own (plus the SDK and loopback HTTP).
+func BenchmarkToolRoundTrip(b *testing.B) {
+	path, err := data.SamplePath()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	script := []llmtest.Turn{llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)), llmtest.Text("There are 11 categories.")}
+	f := llmtest.New(b, "openai")
+	a := newAgent(b, d, f, agent.Options{})
+	var th agent.Thread // each question in a fresh thread
+	b.ResetTimer()
+	for b.Loop() {
+		f.Script(script...)
+		th = agent.Thread{}
+		bundle, err := a.AskIn(context.Background(), &th, "How many categories?", nil)
+		if err != nil || bundle.Usage.ToolCalls != 1 {
+			b.Fatalf("%v %+v", err, bundle.Usage)
+		}
+	}
+}
+
+func TestThreadTurnsRoundTrip(t *testing.T) {
+	th := agent.ResumeThread([]agent.Turn{{Question: "q1", Answer: "a1"}, {Question: "q2", Answer: "a2"}})
+	got := th.Turns()
+	if len(got) != 2 || got[1].Question != "q2" || got[1].Answer != "a2" {
+		t.Fatalf("turns %+v", got)
+	}
+}

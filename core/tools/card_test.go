@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSchemaTextFixtureGolden(t *testing.T) {
+	d := openFixture(t)
+	cat, err := d.Catalog(context.Background())
+	require.NoError(t, err)
+	golden(t, "schema_fixture.txt", SchemaText(cat))
+}
+
+func TestSchemaCardSample(t *testing.T) {
+	d := openSample(t)
+	cat, err := d.Catalog(context.Background())
+	require.NoError(t, err)
+	card := SchemaCard(cat.Table("orders"))
+	first, notes, _ := strings.Cut(card, "\n")
+	assert.True(t, strings.HasPrefix(first, "orders(order_id INTEGER PK, customer_id → customers.customer_id, employee_id → employees.employee_id, order_date DATETIME,"), first)
+	assert.Contains(t, first, `promo_code_id → "promo codes".promo_code_id, freight REAL) 11,887 rows`)
+	assert.Contains(t, first, "; status one of: pending, processing, shipped, delivered, cancelled, returned")
+	assert.Contains(t, first, "; e.g. order_date: 2022-01-01 ")
+	assert.Contains(t, notes, "order_date: 'YYYY-MM-DD HH:MM:SS', store time")
+	assert.True(t, strings.HasPrefix(notes, "  -- "), notes)
+
+	pc := SchemaCard(cat.Table("promo codes"))
+	assert.True(t, strings.HasPrefix(pc, `"promo codes"(promo_code_id INTEGER PK, code TEXT, type TEXT, value NUMERIC,`), pc)
+	assert.Contains(t, pc, "type one of: percent, free_shipping")
+
+	text := SchemaText(cat)
+	lines := 0
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		if !strings.HasPrefix(l, "  -- ") {
+			lines++
+		}
+	}
+	assert.Equal(t, len(cat.Tables), lines, "one card per table")
+	assert.Less(t, strings.Index(text, "\nshipments("), strings.Index(text, "\nmonthly_sales("), "tables before views")
+}
+
+func TestCheckValues(t *testing.T) {
+	got := checkValues(`CREATE TABLE x (
+  a TEXT CHECK (a IN ('x', 'it''s', 'y')),
+  "b c" INTEGER CHECK ("b c" IN (0, 1)),
+  d TEXT CHECK (length(d) > 2),
+  e TEXT CHECK (e IN (SELECT 1)))`)
+	assert.Equal(t, []checkList{{"a", []string{"x", "it's", "y"}}, {"b c", []string{"0", "1"}}}, got)
+}
+
+func TestExamplesSkipKeysAndLongText(t *testing.T) {
+	d := openSample(t)
+	cat, err := d.Catalog(context.Background())
+	require.NoError(t, err)
+	for _, ex := range examples(cat.Table("customers")) {
+		assert.NotEqual(t, "email", ex.column, "unique columns are left out")
+		assert.NotEqual(t, "customer_id", ex.column, "keys are left out")
+		assert.NotEqual(t, "country_id", ex.column, "foreign keys are left out")
+	}
+	for _, ex := range examples(cat.Table("reviews")) {
+		assert.NotEqual(t, "body", ex.column, "long text is left out")
+	}
+}
+
+func TestCategoryColumns(t *testing.T) {
+	d := openSample(t)
+	cat, err := d.Catalog(context.Background())
+	require.NoError(t, err)
+	orders := cat.Table("orders")
+	assert.Equal(t, []string{"status", "channel", "ship_country"}, CategoryColumns(orders))
+	assert.Equal(t, map[string][]string{"status": {"pending", "processing", "shipped", "delivered", "cancelled", "returned"}}, AllowedValues(orders))
+	assert.Equal(t, []string{"discontinued"}, CategoryColumns(cat.Table("products")))
+	assert.Empty(t, CategoryColumns(cat.Table("regions")))
+}
+
+func TestRowCountText(t *testing.T) {
+	assert.Equal(t, "? rows", rowCountText(-1, false))
+	assert.Equal(t, "~1,234,567 rows", rowCountText(1234567, true))
+	assert.Equal(t, "1 row", rowCountText(1, false))
+	assert.Equal(t, "0 rows", rowCountText(0, false))
+}
+
+func TestDocs(t *testing.T) {
+	for _, name := range []string{NameListTables, NameDescribeTable, NameSearchSchema, NameSampleValues, NameRunSQL, NameExplainSQL, NameMakeChart, NameExportCSV} {
+		d := DocFor(name)
+		assert.Equal(t, name, d.Name)
+		assert.NotEmpty(t, d.Title, name)
+		assert.Greater(t, len(d.Description), 80, "%s: say when to use it", name)
+	}
+	assert.Equal(t, Doc{}, DocFor("nope"))
+}
