@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/guard"
@@ -33,7 +34,7 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -67,6 +68,8 @@ Usage:
   tablewise ask [--db PATH] QUESTION    answer a question in plain language, with the SQL that produced it
   tablewise chart --sql SQL --out F.png draw a chart of a result (kind, x and y suggested unless given)
   tablewise export --sql SQL --out FILE export a whole result as CSV, JSON or JSON Lines
+  tablewise mcp [--db PATH ...] [--http ADDR]
+                                        serve databases to MCP clients (stdio, or streamable HTTP)
   tablewise doctor [--db PATH]          check that the database opens read-only and the guard works
 
 Every command takes --db PATH (a SQLite file or file: URI). The database is never written.
@@ -98,6 +101,8 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 		return runAsk(ctx, args, s)
 	case "chart":
 		return runChart(ctx, args, s)
+	case "mcp":
+		return runMCP(ctx, args, s)
 	case "version":
 		fmt.Fprintf(s.out, "tablewise %s\n", version)
 		return nil

@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/tablewise/tablewise/charts"
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tools"
+)
+
+// Chart limits: rows read for one chart, and the picture's size.
+const (
+	chartMaxRows  = 100_000
+	chartMaxBytes = 64 << 20
+	chartWidth    = 1200
+	chartHeight   = 800
+)
+
+// ChartResult is the structured content of make_chart; the PNG travels as
+// image content beside it.
+type ChartResult struct {
+	SQL  string           `json:"sql"`
+	Spec answer.ChartSpec `json:"spec"`
+	// Suggested says tablewise chose (part of) the spec from the result's
+	// shape.
+	Suggested bool `json:"suggested"`
+	RowCount  int  `json:"row_count"`
+	// Truncated means the chart shows only the first rows of the result.
+	Truncated bool   `json:"truncated"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	MIMEType  string `json:"mime_type"`
+	Bytes     int    `json:"bytes"`
+}
+
+// Text says what was drawn.
+func (c *ChartResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s chart of %s", c.Spec.Kind, c.Spec.X)
+	if c.Spec.Y != "" {
+		fmt.Fprintf(&b, " against %s", c.Spec.Y)
+	}
+	if c.Spec.Series != "" {
+		fmt.Fprintf(&b, " by %s", c.Spec.Series)
+	}
+	fmt.Fprintf(&b, " from %d rows", c.RowCount)
+	if c.Spec.Title != "" {
+		fmt.Fprintf(&b, ", titled %q", c.Spec.Title)
+	}
+	fmt.Fprintf(&b, " (%dx%d PNG", c.Width, c.Height)
+	if c.Suggested {
+		b.WriteString("; tablewise chose the chart from the result's shape")
+	}
+	b.WriteString(")\n")
+	if c.Truncated {
+		fmt.Fprintf(&b, "only the first %d rows are drawn; aggregate in SQL to chart them all\n", c.RowCount)
+	}
+	fmt.Fprintf(&b, "SQL: %s\n", c.SQL)
+	return b.String()
+}
+
+var makeChart = tool{
+	name: tools.NameMakeChart,
+	params: []mcpgo.ToolOption{
+		mcpgo.WithString("sql", mcpgo.Required(), mcpgo.MinLength(1), mcpgo.MaxLength(guard.MaxSQLBytes),
+			mcpgo.Description("One SELECT, WITH or VALUES statement whose result to draw; aggregate in SQL (GROUP BY) so the chart shows a summary.")),
+		mcpgo.WithString("kind", mcpgo.Enum(answer.Kinds...),
+			mcpgo.Description("Chart kind; leave out to let tablewise choose.")),
+		mcpgo.WithString("x", mcpgo.Description("Result column for the x axis (categories, dates or numbers; the values for a histogram).")),
+		mcpgo.WithString("y", mcpgo.Description("Numeric result column for the y axis (not used by histograms).")),
+		mcpgo.WithString("series", mcpgo.Description("Optional result column whose values split the data into groups (bar, line, scatter).")),
+		mcpgo.WithString("title", mcpgo.MaxLength(200), mcpgo.Description("Optional chart title.")),
+		mcpgo.WithOutputSchema[ChartResult](),
+	},
+	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
+		sql, err := a.need("sql")
+		if err != nil {
+			return nil, err
+		}
+		res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: chartMaxRows, MaxBytes: chartMaxBytes, Timeout: tools.Timeout})
+		if err != nil {
+			return nil, err
+		}
+		spec := answer.ChartSpec{Kind: strings.ToLower(a.str("kind")), X: a.str("x"), Y: a.str("y"), Series: a.str("series"), Title: a.str("title")}
+		suggested := false
+		if spec.Kind == "" || spec.X == "" || spec.Y == "" && spec.Kind != answer.KindHistogram {
+			sug, ok := charts.Suggest(res.Columns, res.Rows)
+			if !ok {
+				return nil, &argError{fmt.Sprintf("no chart suits this result on its own (%d rows; columns %s): give kind, x and y", res.RowCount, columnList(res.Columns))}
+			}
+			suggested = true
+			if spec.Kind == "" {
+				spec.Kind = sug.Kind
+			}
+			if spec.X == "" {
+				spec.X = sug.X
+			}
+			if spec.Y == "" && spec.Kind != answer.KindHistogram {
+				spec.Y = sug.Y
+			}
+			if spec.Series == "" && a.str("kind") == "" && a.str("x") == "" {
+				spec.Series = sug.Series
+			}
+			if spec.Title == "" {
+				spec.Title = sug.Title
+			}
+		}
+		if err := charts.Validate(spec, res.Columns, res.Rows); err != nil {
+			return nil, err
+		}
+		png, err := charts.PNG(ctx, spec, res, charts.Options{Width: chartWidth, Height: chartHeight})
+		if err != nil {
+			return nil, err
+		}
+		out := &ChartResult{
+			SQL: res.SQL, Spec: spec, Suggested: suggested, RowCount: res.RowCount, Truncated: res.Truncated,
+			Width: chartWidth, Height: chartHeight, MIMEType: "image/png", Bytes: len(png),
+		}
+		r := structured(out)
+		r.Content = append(r.Content, mcpgo.NewImageContent(base64.StdEncoding.EncodeToString(png), "image/png"))
+		return r, nil
+	},
+}
+
+func columnList(cols []query.Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}

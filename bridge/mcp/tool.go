@@ -1,0 +1,304 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/tablewise/tablewise/charts"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tools"
+)
+
+// tool is one MCP tool: what a client lists and what runs when it is
+// called.
+type tool struct {
+	name string
+	// doc describes the tool to a model; empty means tools.DocFor(name),
+	// the words the agent uses too.
+	doc tools.Doc
+	// params are the tool's own input parameters (mcpgo.WithString…) and
+	// its output schema (mcpgo.WithOutputSchema).
+	params []mcpgo.ToolOption
+	// global tools take no database argument and are served only with
+	// several databases (list_databases).
+	global bool
+	// handle runs the tool on the database the call names (nil for global
+	// tools). It returns a result, or an error that toolError turns into a
+	// result when a model can act on it.
+	handle func(ctx context.Context, s *Server, d *db.DB, args args) (*mcpgo.CallToolResult, error)
+}
+
+// allTools lists every tool. Adding a tool is a file and a line here.
+func allTools() []tool {
+	return []tool{
+		listDatabases,
+		listTables,
+		searchSchema,
+		describeTable,
+		sampleValues,
+		runSQL,
+		explainSQL,
+		makeChart,
+		exportCSV,
+	}
+}
+
+// definition is the tool as clients list it. Every tool only reads, the
+// same call gives the same answer, and nothing outside the database is
+// touched.
+func (t tool) definition(dbs *dbSet) mcpgo.Tool {
+	doc := t.doc
+	if doc.Name == "" {
+		doc = tools.DocFor(t.name)
+	}
+	opts := []mcpgo.ToolOption{
+		mcpgo.WithDescription(doc.Description),
+		mcpgo.WithToolTitle(doc.Title),
+		mcpgo.WithTitleAnnotation(doc.Title),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	}
+	if !t.global && dbs.multi() {
+		opts = append(opts, mcpgo.WithString("database", mcpgo.Required(),
+			mcpgo.Description("Which database to use: its label (list_databases describes them)."),
+			mcpgo.Enum(dbs.Labels()...)))
+	}
+	return mcpgo.NewTool(t.name, append(opts, t.params...)...)
+}
+
+// handler wraps t.handle: it resolves the database, turns errors a model
+// can act on into error results, and logs the call.
+func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		start := time.Now()
+		a := args{req.GetArguments()}
+		var d *db.DB
+		err := validateArgs(def, a.m)
+		if err == nil && !t.global {
+			d, err = s.dbs.Lookup(a.str("database"))
+		}
+		var res *mcpgo.CallToolResult
+		if err == nil {
+			res, err = t.handle(ctx, s, d, a)
+		}
+		if err != nil {
+			res, err = toolError(err)
+		}
+		level := mcpgo.LoggingLevelInfo
+		outcome := "ok"
+		switch {
+		case err != nil:
+			level, outcome = mcpgo.LoggingLevelError, "error: "+err.Error()
+			s.log.Error("tool failed", "tool", t.name, "err", err)
+		case res.IsError:
+			level, outcome = mcpgo.LoggingLevelWarning, "failed: "+firstLine(resultText(res))
+		}
+		// Best effort: a client that did not ask for logs gets none.
+		_ = s.mcp.SendLogMessageToClient(ctx, mcpgo.NewLoggingMessageNotification(level, Name,
+			fmt.Sprintf("%s %s in %d ms", t.name, outcome, time.Since(start).Milliseconds())))
+		return res, err
+	}
+}
+
+// validateArgs checks arguments against the tool's input schema, with
+// messages a model can act on: unknown and missing arguments, types, enums,
+// bounds and lengths.
+func validateArgs(def mcpgo.Tool, m map[string]any) error {
+	props := def.InputSchema.Properties
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for k := range m {
+		if _, ok := props[k]; !ok {
+			takes := "no arguments"
+			if len(names) > 0 {
+				takes = strings.Join(names, ", ")
+			}
+			return &argError{fmt.Sprintf("unknown argument %q: %s takes %s", k, def.Name, takes)}
+		}
+	}
+	for _, r := range def.InputSchema.Required {
+		if v, ok := m[r]; !ok || v == nil {
+			return &argError{fmt.Sprintf("missing required argument %s", r)}
+		}
+	}
+	for _, k := range names {
+		v, ok := m[k]
+		if !ok || v == nil {
+			continue
+		}
+		p, _ := props[k].(map[string]any)
+		switch p["type"] {
+		case "string":
+			str, ok := v.(string)
+			if !ok {
+				return &argError{fmt.Sprintf("argument %s must be a string", k)}
+			}
+			if enum := stringList(p["enum"]); len(enum) > 0 && !slices.Contains(enum, str) && !slices.Contains(enum, strings.ToLower(str)) {
+				return &argError{fmt.Sprintf("argument %s must be one of %s (got %q)", k, strings.Join(enum, ", "), str)}
+			}
+			if n, ok := number(p["minLength"]); ok && float64(len([]rune(str))) < n {
+				return &argError{fmt.Sprintf("argument %s must not be empty", k)}
+			}
+			if n, ok := number(p["maxLength"]); ok && float64(len(str)) > n {
+				return &argError{fmt.Sprintf("argument %s is too long (at most %.0f characters)", k, n)}
+			}
+		case "integer":
+			f, ok := number(v)
+			if !ok || f != float64(int64(f)) {
+				return &argError{fmt.Sprintf("argument %s must be a whole number", k)}
+			}
+			if n, ok := number(p["minimum"]); ok && f < n {
+				return &argError{fmt.Sprintf("argument %s must be at least %.0f (got %.0f)", k, n, f)}
+			}
+			if n, ok := number(p["maximum"]); ok && f > n {
+				return &argError{fmt.Sprintf("argument %s must be at most %.0f (got %.0f)", k, n, f)}
+			}
+		}
+	}
+	return nil
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func stringList(v any) []string {
+	switch x := v.(type) {
+	case []string:
+		return x
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// argError is a bad tool argument: the model can fix it.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+// readOnlyMsg leads every refusal.
+const readOnlyMsg = "read-only: only a single SELECT/WITH/VALUES statement can run"
+
+// toolError turns an error a model can act on into an error result with a
+// message and a hint. Anything else is returned as a Go error: a bug.
+func toolError(err error) (*mcpgo.CallToolResult, error) {
+	var (
+		rej  *guard.Rejection
+		se   *guard.SQLError
+		le   *query.LimitError
+		nf   *tools.NotFoundError
+		spec *charts.SpecError
+		ae   *argError
+	)
+	msg := func(m, hint string) (*mcpgo.CallToolResult, error) {
+		if hint != "" {
+			m += "\nhint: " + hint
+		}
+		return mcpgo.NewToolResultError(m), nil
+	}
+	switch {
+	case errors.As(err, &rej):
+		hint := rej.Hint
+		if strings.HasPrefix(hint, "only a single") {
+			hint = "rewrite it as one SELECT that reads what you need"
+		}
+		return msg(readOnlyMsg+". Refused: "+rej.Reason+".", hint)
+	case errors.Is(err, guard.ErrEmpty):
+		return msg(err.Error(), "send one SELECT statement")
+	case errors.As(err, &se):
+		return msg("SQL error: "+se.Msg, se.Hint)
+	case errors.As(err, &le):
+		return msg(le.Msg, le.Hint)
+	case errors.As(err, &nf):
+		return msg(strings.TrimSuffix(nf.Error(), " — "+nf.Hint()), nf.Hint())
+	case errors.As(err, &spec):
+		return msg("chart: "+spec.Msg, spec.Hint)
+	case errors.As(err, &ae):
+		return msg(ae.msg, "")
+	case errors.Is(err, context.DeadlineExceeded):
+		return msg("the request ran out of time", "ask for less: aggregate or filter in SQL")
+	case errors.Is(err, context.Canceled):
+		return msg("the request was cancelled", "")
+	}
+	return nil, err
+}
+
+// args reads tool arguments.
+type args struct{ m map[string]any }
+
+func (a args) str(key string) string {
+	s, _ := a.m[key].(string)
+	return s
+}
+
+// need returns a required, non-blank string argument.
+func (a args) need(key string) (string, error) {
+	s := a.str(key)
+	if strings.TrimSpace(s) == "" {
+		return "", &argError{fmt.Sprintf("missing required argument %s", key)}
+	}
+	return s, nil
+}
+
+func (a args) int(key string, def int) int {
+	switch v := a.m[key].(type) {
+	case float64:
+		return int(v)
+	case int:
+		return v
+	case int64:
+		return int(v)
+	}
+	return def
+}
+
+// structured is a result with structured content and its compact text.
+func structured(v interface{ Text() string }) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultStructured(v, v.Text())
+}
+
+func resultText(res *mcpgo.CallToolResult) string {
+	for _, c := range res.Content {
+		if tc, ok := mcpgo.AsTextContent(c); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/tablewise/tablewise/core/testdb"
+)
+
+// syncBuffer is a bytes.Buffer safe for a server goroutine to write while
+// the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startMCP runs runMCP with args in the background; the returned channel
+// yields its error.
+func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, out io.Writer, env map[string]string) (*syncBuffer, <-chan error) {
+	t.Helper()
+	stderr := &syncBuffer{}
+	s := &streams{in: in, out: out, err: stderr, getenv: func(k string) string { return env[k] }}
+	done := make(chan error, 1)
+	go func() { done <- runMCP(ctx, args, s) }()
+	return stderr, done
+}
+
+func mcpCall(t *testing.T, c *client.Client, name string, args map[string]any) *mcpgo.CallToolResult {
+	t.Helper()
+	var req mcpgo.CallToolRequest
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func resultText(res *mcpgo.CallToolResult) string {
+	for _, c := range res.Content {
+		if tc, ok := mcpgo.AsTextContent(c); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+func initialize(t *testing.T, c *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var init mcpgo.InitializeRequest
+	init.Params.ClientInfo = mcpgo.Implementation{Name: "cmd-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPStdio(t *testing.T) {
+	fixture := testdb.Fixture(t)
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	stderr, done := startMCP(t, context.Background(), []string{"--db", fixture, "--db", "sample"}, stdinR, stdoutW, nil)
+
+	c := client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
+	initialize(t, c)
+
+	res := mcpCall(t, c, "list_databases", nil)
+	if res.IsError || !strings.Contains(resultText(res), "fixture  fixture.db — 5 tables, 1 views, 15 rows") || !strings.Contains(resultText(res), "\nsample  sample-") {
+		t.Fatalf("list_databases: %s", resultText(res))
+	}
+	res = mcpCall(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"})
+	if res.IsError || !strings.Contains(resultText(res), "<<<rows\nn\n2400\n>>>") {
+		t.Fatalf("run_sql: %s", resultText(res))
+	}
+	res = mcpCall(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`})
+	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
+		t.Fatalf("DELETE: %s", resultText(res))
+	}
+
+	stdinW.Close() // the client hangs up
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("runMCP: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("runMCP did not return when stdin closed")
+	}
+	c.Close()
+	if log := stderr.String(); !strings.Contains(log, "serving MCP on stdio") || !strings.Contains(log, "databases=fixture,sample") {
+		t.Errorf("stderr: %s", log)
+	}
+}
+
+var listening = regexp.MustCompile(`url=(http://\S+/mcp)`)
+
+func TestMCPHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr, done := startMCP(t, ctx, []string{"--http", "127.0.0.1:0", "--token-env", "TW_TOKEN"}, strings.NewReader(""), io.Discard, map[string]string{"TW_TOKEN": "s3cret"})
+	var url string
+	deadline := time.Now().Add(10 * time.Second)
+	for url == "" && time.Now().Before(deadline) {
+		if m := listening.FindStringSubmatch(stderr.String()); m != nil {
+			url = m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if url == "" {
+		t.Fatalf("no listening line in stderr: %s", stderr.String())
+	}
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", resp.StatusCode)
+	}
+	hr, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var health map[string]string
+	json.NewDecoder(hr.Body).Decode(&health)
+	hr.Body.Close()
+	if health["status"] != "ok" {
+		t.Errorf("healthz: %v", health)
+	}
+
+	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer s3cret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	initialize(t, c)
+	res := mcpCall(t, c, "describe_table", map[string]any{"table": "custmers"})
+	if !res.IsError || !strings.Contains(resultText(res), "did you mean customers?") {
+		t.Fatalf("describe_table: %s", resultText(res))
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("runMCP: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("runMCP did not stop")
+	}
+}
+
+func TestMCPUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	a := testdb.Build(t, "shop.db", "CREATE TABLE t (a);")
+	b := filepath.Join(dir, "shop.db")
+	if err := os.WriteFile(b, mustRead(t, a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+		code int
+	}{
+		{[]string{"--token-env", "X"}, nil, "apply to --http only", exitUsage},
+		{[]string{"--allow-origin", "https://a.example"}, nil, "apply to --http only", exitUsage},
+		{[]string{"--http", "127.0.0.1:0", "--token-env", "X"}, nil, "X: the variable is empty or unset", exitUsage},
+		{[]string{"--http", "nonsense"}, nil, "give host:port", exitUsage},
+		{[]string{"--db", a, "--db", b}, nil, `would both be labelled "shop": name one with --db LABEL=PATH`, exitUsage},
+		{[]string{"--db", filepath.Join(dir, "missing.db")}, nil, "database file not found", exitUsage},
+		{[]string{"stray"}, nil, `unexpected argument "stray"`, exitUsage},
+		{[]string{"--log-level", "loud"}, nil, "unknown --log-level", exitUsage},
+		{[]string{"--http", "127.0.0.1:0", "--allow-origin", "a.example"}, nil, "give an origin such as", exitUsage},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var errBuf bytes.Buffer
+			s := &streams{in: strings.NewReader(""), out: io.Discard, err: &errBuf, getenv: func(k string) string { return tc.env[k] }}
+			err := runMCP(context.Background(), tc.args, s)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if code := exitCode(err); code != tc.code {
+				t.Errorf("exit code %d, want %d", code, tc.code)
+			}
+		})
+	}
+}
+
+func TestMCPLabels(t *testing.T) {
+	for in, want := range map[string]string{
+		"shop.db": "shop", "/x/y/chinook.sqlite": "chinook", "file:/x/a.b.db?immutable=1": "a.b", "noext": "noext", ".hidden": ".hidden",
+	} {
+		if got := defaultLabel(in); got != want {
+			t.Errorf("defaultLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+	a := testdb.Build(t, "shop.db", "CREATE TABLE t (a);")
+	dbs, err := openMCPDatabases(context.Background(), []string{"main=" + a, "sample"})
+	for _, d := range dbs {
+		defer d.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dbs[0].Label() != "main" || dbs[1].Label() != "sample" {
+		t.Errorf("labels %q, %q", dbs[0].Label(), dbs[1].Label())
+	}
+}
+
+func TestMCPHelp(t *testing.T) {
+	var out bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &out, err: io.Discard, getenv: func(string) string { return "" }}
+	if err := runMCP(context.Background(), []string{"--help"}, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "tablewise mcp [--db PATH ...] [--http ADDR]") {
+		t.Errorf("help: %s", out.String())
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestMCPTypeScriptSDK drives the real binary over stdio with the official
+// MCP TypeScript SDK client (bridge/mcp/testdata/e2e/client.mjs). It runs
+// when node and the script's node_modules are there (npm ci in that
+// folder), and skips, saying why, otherwise.
+func TestMCPTypeScriptSDK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: end-to-end run of node (-short)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("skipping: node is not installed")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "bridge", "mcp", "testdata", "e2e"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Skipf("skipping: the TypeScript SDK is not installed; run (cd %s && npm ci)", dir)
+	}
+	if r := runBin(t, "", "mcp", "--help"); r.code != 0 {
+		t.Skipf("skipping: this tablewise binary does not dispatch mcp yet (exit %d: %s)", r.code, firstLineOf(r.stderr))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", binPath)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node client.mjs: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+	}
+	var got struct {
+		OK     bool     `json:"ok"`
+		Checks []string `json:"checks"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || !got.OK {
+		t.Fatalf("unexpected output %q (%v)", stdout.String(), err)
+	}
+	t.Logf("TypeScript SDK client passed %d checks: %s", len(got.Checks), strings.Join(got.Checks, ", "))
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
