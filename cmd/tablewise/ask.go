@@ -163,7 +163,7 @@ func printBundle(s *streams, b *answer.Bundle) {
 		fmt.Fprintf(w, "\nSQL:\n  %s\n\n", strings.ReplaceAll(strings.TrimSpace(b.SQL), "\n", "\n  "))
 		preview := &query.Result{Columns: b.Columns, Rows: b.Rows, RowCount: b.RowCount, Truncated: b.Truncated}
 		if len(preview.Rows) > 10 {
-			preview.Rows, preview.Truncated = preview.Rows[:10], true
+			preview.Rows = preview.Rows[:10]
 		}
 		renderTable(w, preview, tableStyle{color: s.outTTY && s.getenv("NO_COLOR") == "", width: terminalWidth(w)})
 	}

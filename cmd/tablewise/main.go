@@ -16,6 +16,7 @@ import (
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -118,12 +119,14 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 	return usagef("unknown command %q\n\n%s", cmd, usage)
 }
 
-// runDefault is what plain "tablewise" does. Until the explorer lands it
-// shows the database's schema summary and the commands to try.
+// runDefault is what plain "tablewise" does: on a terminal, the explorer;
+// otherwise (piped) a summary of the database and the commands to try.
 func runDefault(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("tablewise")
 	dbPath := fs.String("db", "", "SQLite database file or file: URI (default: the built-in sample)")
 	help := fs.Bool("help", false, "show help")
+	var mf modelFlags
+	mf.register(fs)
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -136,6 +139,16 @@ func runDefault(ctx context.Context, args []string, s *streams) error {
 		return err
 	}
 	defer d.Close()
+	if s.outTTY {
+		var a tui.Asker // stays nil when no asker can be built: the explorer says how to set one up
+		x, _, closeFn, err := newAsker(d, mf, s.getenv)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		a = x
+		return runTUI(ctx, d, s, a)
+	}
 	fmt.Fprint(s.out, usage)
 	fmt.Fprintf(s.out, "\nDatabase: %s\n\n", d.Label())
 	return printSchemaSummary(ctx, d, s)

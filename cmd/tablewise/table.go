@@ -91,11 +91,17 @@ func renderTable(w io.Writer, res *query.Result, st tableStyle) {
 		}
 		line(cells[r], false, nulls)
 	}
-	foot := fmt.Sprintf("(%s", plural(res.RowCount, "row"))
-	if res.Truncated {
-		foot += ", more not shown"
+	var foot string
+	switch {
+	case len(res.Rows) < res.RowCount && res.Truncated:
+		foot = fmt.Sprintf("(first %d of %d+ rows)", len(res.Rows), res.RowCount)
+	case len(res.Rows) < res.RowCount:
+		foot = fmt.Sprintf("(first %d of %d rows)", len(res.Rows), res.RowCount)
+	case res.Truncated:
+		foot = fmt.Sprintf("(first %s; more exist)", plural(res.RowCount, "row"))
+	default:
+		foot = fmt.Sprintf("(%s)", plural(res.RowCount, "row"))
 	}
-	foot += ")"
 	if st.color {
 		foot = sgrDim + foot + sgrReset
 	}

@@ -1,0 +1,842 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/data"
+)
+
+var (
+	sampleOnce sync.Once
+	sampleDB   *db.DB
+	sampleErr  error
+)
+
+// openSample opens the built-in sample database once for all tests.
+func openSample(t *testing.T) *db.DB {
+	t.Helper()
+	sampleOnce.Do(func() {
+		p, err := data.SamplePath()
+		if err != nil {
+			sampleErr = err
+			return
+		}
+		ctx := context.Background()
+		sampleDB, sampleErr = db.Open(ctx, p, db.Options{Label: data.SampleName})
+		if sampleErr != nil {
+			return
+		}
+		// The catalog counts rows within a time budget and shows "?" for a
+		// table or view it could not count in time (a slow machine, the race
+		// detector). Screens must not depend on the machine's speed, so the
+		// cached catalog gets exact counts before any test draws it.
+		cat, err := sampleDB.Catalog(ctx)
+		if err != nil {
+			sampleErr = err
+			return
+		}
+		for _, t := range cat.Tables {
+			if t.RowCount >= 0 && !t.RowCountEstimated {
+				continue
+			}
+			res, err := query.Collect(ctx, sampleDB, "SELECT count(*) FROM "+db.QuoteIdent(t.Name), query.Options{})
+			if err != nil {
+				sampleErr = err
+				return
+			}
+			t.RowCount, t.RowCountEstimated = res.Rows[0][0].(int64), false
+		}
+	})
+	if sampleErr != nil {
+		t.Fatal(sampleErr)
+	}
+	return sampleDB
+}
+
+// fixedNow is the clock of screen tests: times on screen never change.
+func fixedNow() time.Time { return time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC) }
+
+func testOptions(t *testing.T) Options {
+	return Options{
+		StateDir: t.TempDir(),
+		Now:      fixedNow,
+		Getenv:   func(string) string { return "" },
+	}
+}
+
+// harness wraps the app so a test can read the screen from inside the
+// program's event loop (no data race with the app's state).
+type harness struct{ app *App }
+
+type snapMsg struct{ ch chan string }
+
+type doMsg struct {
+	f    func(*App)
+	done chan struct{}
+}
+
+func (h harness) Init() tea.Cmd { return h.app.Init() }
+
+func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case snapMsg:
+		m.ch <- h.app.render()
+		return h, nil
+	case doMsg:
+		m.f(h.app)
+		close(m.done)
+		return h, nil
+	}
+	_, cmd := h.app.Update(msg)
+	return h, cmd
+}
+
+func (h harness) View() tea.View { return h.app.View() }
+
+type session struct {
+	t   *testing.T
+	tm  *teatest.TestModel
+	app *App
+}
+
+func start(t *testing.T, d *db.DB, opts Options, w, h int) *session {
+	t.Helper()
+	app := New(d, opts)
+	t.Cleanup(app.Close)
+	tm := teatest.NewTestModel(t, harness{app},
+		teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(
+			tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+			tea.WithColorProfile(colorprofile.ANSI256),
+		))
+	s := &session{t: t, tm: tm, app: app}
+	t.Cleanup(func() {
+		tm.Quit()
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	})
+	return s
+}
+
+// screen returns the current screen without styles.
+func (s *session) screen() string {
+	ch := make(chan string, 1)
+	s.tm.Send(snapMsg{ch})
+	select {
+	case v := <-ch:
+		return ansi.Strip(v)
+	case <-time.After(5 * time.Second):
+		s.t.Fatal("the program did not answer")
+	}
+	return ""
+}
+
+// styled returns the current screen with styles.
+func (s *session) styled() string {
+	ch := make(chan string, 1)
+	s.tm.Send(snapMsg{ch})
+	return <-ch
+}
+
+// do runs f on the app inside the event loop.
+func (s *session) do(f func(*App)) {
+	done := make(chan struct{})
+	s.tm.Send(doMsg{f, done})
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.t.Fatal("the program did not answer")
+	}
+}
+
+// waitFor polls the screen until cond holds.
+func (s *session) waitFor(what string, cond func(string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		last = s.screen()
+		if cond(last) {
+			return last
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("waiting for %s; the screen is:\n%s", what, last)
+	return ""
+}
+
+func (s *session) waitText(sub ...string) string {
+	s.t.Helper()
+	return s.waitFor(fmt.Sprintf("%q", sub), func(scr string) bool {
+		for _, x := range sub {
+			if !strings.Contains(scr, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// idle waits until no work runs and no chart is being drawn.
+func (s *session) idle() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		busy := true
+		s.do(func(a *App) { busy = a.job != nil || a.chart.Pending() })
+		if !busy {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatal("the app stayed busy")
+}
+
+// waitApp polls the app's state (inside the event loop) until cond holds.
+func (s *session) waitApp(what string, cond func(*App) bool) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ok := false
+		s.do(func(a *App) { ok = cond(a) })
+		if ok {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("waiting for %s; the screen is:\n%s", what, s.screen())
+}
+
+func (s *session) typeText(text string) { s.tm.Type(text) }
+
+func (s *session) key(k string) {
+	s.tm.Send(keyMsg(k))
+}
+
+// keyMsg builds the key press a terminal would send for "enter", "ctrl+c",
+// "alt+3", "tab"…
+func keyMsg(k string) tea.KeyPressMsg {
+	var mod tea.KeyMod
+	for {
+		switch {
+		case strings.HasPrefix(k, "ctrl+"):
+			mod |= tea.ModCtrl
+			k = k[5:]
+			continue
+		case strings.HasPrefix(k, "alt+"):
+			mod |= tea.ModAlt
+			k = k[4:]
+			continue
+		case strings.HasPrefix(k, "shift+"):
+			mod |= tea.ModShift
+			k = k[6:]
+			continue
+		}
+		break
+	}
+	codes := map[string]rune{
+		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
+		"pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "f1": tea.KeyF1, "space": tea.KeySpace,
+	}
+	if c, ok := codes[k]; ok {
+		return tea.KeyPressMsg{Code: c, Mod: mod}
+	}
+	r := []rune(k)[0]
+	if mod == 0 {
+		return tea.KeyPressMsg{Code: r, Text: k}
+	}
+	return tea.KeyPressMsg{Code: r, Mod: mod}
+}
+
+// fakeAsker stands in for the agent: it runs real SQL on the sample
+// database and returns a bundle with an answer, SQL, rows, a chart and
+// follow-ups, streaming its text first.
+type fakeAsker struct {
+	d     *db.DB
+	mu    sync.Mutex
+	asked []string
+	block chan struct{} // when set, Ask waits for it or ctx
+}
+
+const revenueSQL = "SELECT c.name AS category, round(sum(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue\nFROM order_items oi\nJOIN products p ON p.product_id = oi.product_id\nJOIN categories c ON c.category_id = p.category_id\nGROUP BY 1 ORDER BY 2 DESC"
+
+func (f *fakeAsker) Ask(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+	f.mu.Lock()
+	f.asked = append(f.asked, q)
+	f.mu.Unlock()
+	if f.block != nil {
+		select {
+		case <-f.block:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	res, err := query.Collect(ctx, f.d, revenueSQL, query.Options{MaxRows: 50})
+	if err != nil {
+		return nil, err
+	}
+	text := fmt.Sprintf("%s brings in the most revenue: $%.2f, ahead of %s.", res.Rows[0][0], res.Rows[0][1], res.Rows[1][0])
+	onText(text[:20])
+	onText(text[20:])
+	return &answer.Bundle{
+		Question:  q,
+		Status:    answer.StatusAnswered,
+		Answer:    text,
+		SQL:       revenueSQL,
+		Columns:   res.Columns,
+		Rows:      res.Rows,
+		RowCount:  res.RowCount,
+		Chart:     &answer.ChartSpec{Kind: answer.KindHBar, X: "category", Y: "revenue", Title: "Revenue by category"},
+		FollowUps: []string{"How did Furniture revenue change by month?", "Which products lead in Furniture?"},
+		Provider:  "fake",
+		Model:     "test-model",
+		Usage:     answer.Usage{ModelCalls: 2, ToolCalls: 3, InputTokens: 1234, OutputTokens: 321},
+		Timings:   answer.Timings{TotalMS: 2300},
+	}, nil
+}
+
+func (f *fakeAsker) questions() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.asked...)
+}
+
+func requireGolden(t *testing.T, screen string) {
+	t.Helper()
+	golden.RequireEqual(t, []byte(screen))
+}
+
+func TestScreens(t *testing.T) {
+	d := openSample(t)
+
+	t.Run("first_80x24", func(t *testing.T) {
+		s := start(t, d, testOptions(t), 80, 24)
+		scr := s.waitText("categories", "order_items", "SELECT * FROM categories")
+		lines := strings.Split(scr, "\n")
+		if len(lines) != 24 {
+			t.Fatalf("%d lines, want 24", len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w != 80 {
+				t.Errorf("line %d is %d cells wide, want 80: %q", i, w, l)
+			}
+		}
+		requireGolden(t, scr)
+	})
+
+	t.Run("sql_query", func(t *testing.T) {
+		s := start(t, d, testOptions(t), 80, 24)
+		s.waitText("categories")
+		s.typeText("SELECT sku, unit_price, notes FROM products ORDER BY product_id LIMIT 30")
+		s.key("enter")
+		s.waitText("30 rows")
+		s.idle()
+		scr := s.screen()
+		for _, want := range []string{"sku", "unit_price", "NULL", "30 rows", "row 1 of 30"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+		requireGolden(t, scr)
+	})
+
+	t.Run("question", func(t *testing.T) {
+		opts := testOptions(t)
+		fa := &fakeAsker{d: d}
+		opts.Asker = fa
+		s := start(t, d, opts, 100, 30)
+		s.waitText("categories")
+		s.typeText("which category earns the most?")
+		s.key("enter")
+		scr := s.waitText("trace:", "Furniture brings in the most revenue")
+		s.idle()
+		scr = s.screen()
+		for _, want := range []string{
+			"Q    which category earns the most?",
+			"SQL  SELECT c.name AS category",
+			"How did Furniture revenue change by month?",
+			"trace: fake test-model · 2 model calls · 3 tool calls",
+			"2.3 s",
+			"Furniture ████", // the chart
+			"hbar · revenue by category (from the answer)",
+			"10 rows",
+		} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+		requireGolden(t, scr)
+		if q := fa.questions(); len(q) != 1 || q[0] != "which category earns the most?" {
+			t.Errorf("asked %q", q)
+		}
+
+		// A follow-up is chosen with the keyboard: alt+4, ↓, enter.
+		s.key("alt+4")
+		s.key("down")
+		s.key("enter")
+		s.waitFor("the follow-up", func(string) bool { return len(fa.questions()) == 2 })
+		if q := fa.questions()[1]; q != "Which products lead in Furniture?" {
+			t.Errorf("follow-up asked %q", q)
+		}
+		s.idle()
+		// e puts the answer's SQL in the input.
+		s.key("alt+4")
+		s.key("e")
+		s.waitApp("the answer's SQL in the input", func(a *App) bool { return a.input.Value() == revenueSQL && a.focus == paneInput })
+	})
+
+	t.Run("question_80x24", func(t *testing.T) {
+		opts := testOptions(t)
+		opts.Asker = &fakeAsker{d: d}
+		s := start(t, d, opts, 80, 24)
+		s.waitText("categories")
+		s.typeText("which category earns the most?")
+		s.key("enter")
+		s.waitText("Furniture brings in")
+		s.idle()
+		scr := s.screen()
+		for _, want := range []string{"Q    which category earns the most?", "SQL  SELECT", "next › How did Furniture", "Furniture"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+		requireGolden(t, scr)
+	})
+
+	t.Run("refused", func(t *testing.T) {
+		s := start(t, d, testOptions(t), 80, 24)
+		s.waitText("categories")
+		s.typeText("DELETE FROM customers WHERE customer_id = 1")
+		s.key("enter")
+		scr := s.waitText("refused")
+		s.idle()
+		scr = s.screen()
+		if !strings.Contains(scr, "✗ refused: ") || !strings.Contains(scr, "hint:") {
+			t.Errorf("no inline refusal with a hint:\n%s", scr)
+		}
+		requireGolden(t, scr)
+	})
+
+	t.Run("resize_120x40", func(t *testing.T) {
+		s := start(t, d, testOptions(t), 80, 24)
+		s.waitText("categories")
+		s.typeText("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC, 1")
+		s.key("enter")
+		s.waitText("24 rows")
+		s.idle()
+		s.tm.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
+		scr := s.waitFor("a 120x40 screen", func(scr string) bool {
+			l := strings.Split(scr, "\n")
+			return len(l) == 40 && ansi.StringWidth(l[0]) == 120
+		})
+		s.idle()
+		scr = s.screen()
+		for i, l := range strings.Split(scr, "\n") {
+			if w := ansi.StringWidth(l); w != 120 {
+				t.Errorf("line %d is %d cells wide, want 120", i, w)
+			}
+		}
+		if !strings.Contains(scr, "United States") || !strings.Contains(scr, "Chart") {
+			t.Errorf("resized screen lacks the rows or the chart:\n%s", scr)
+		}
+		requireGolden(t, scr)
+	})
+
+	t.Run("help", func(t *testing.T) {
+		s := start(t, d, testOptions(t), 80, 24)
+		s.waitText("categories")
+		s.key("alt+3")
+		s.key("?")
+		scr := s.waitText("Keys · Results")
+		for _, want := range []string{"copy cell", "export result", "ctrl+c", "cancel / quit", "schema sidebar"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("help lacks %q", want)
+			}
+		}
+		requireGolden(t, scr)
+		s.key("esc")
+		s.waitFor("the help to close", func(scr string) bool { return !strings.Contains(scr, "Keys · Results") })
+	})
+}
+
+// TestNoAsker: a question without a model explains how to configure one.
+func TestNoAsker(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("how many customers are there?")
+	s.key("enter")
+	scr := s.waitText("no model configured")
+	flat := strings.Join(strings.Fields(scr), " ")
+	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "--provider offline"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("message lacks %q:\n%s", want, scr)
+		}
+	}
+}
+
+// TestCancel: ctrl+c during a slow query cancels it (the statement really
+// stops) and a second ctrl+c quits.
+func TestCancel(t *testing.T) {
+	d := openSample(t)
+	app := New(d, testOptions(t))
+	tm := teatest.NewTestModel(t, harness{app}, teatest.WithInitialTermSize(80, 24),
+		teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
+	s := &session{t: t, tm: tm, app: app}
+	s.waitText("categories")
+	// Slow after its first row: only an interrupt stops it.
+	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 1 OR x = -1")
+	s.key("enter")
+	s.waitText("running query")
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	s.key("ctrl+c")
+	scr := s.waitText("cancelled")
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("cancelling took %v", took)
+	}
+	if !strings.Contains(scr, "query cancelled") {
+		t.Errorf("status does not say the query was cancelled:\n%s", scr)
+	}
+	var running bool
+	s.do(func(a *App) { running = a.job != nil })
+	if running {
+		t.Fatal("a job is still running after the cancel")
+	}
+	s.key("ctrl+c")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if m := tm.FinalModel(t).(harness); !m.app.quitting {
+		t.Error("the app did not quit")
+	}
+	app.Close()
+}
+
+// TestCancelQuestion: ctrl+c during a question cancels the asker's context.
+func TestCancelQuestion(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	fa := &fakeAsker{d: d, block: make(chan struct{})}
+	opts.Asker = fa
+	s := start(t, d, opts, 80, 24)
+	s.waitText("categories")
+	s.typeText("which category earns the most?")
+	s.key("enter")
+	s.waitText("asking")
+	s.key("ctrl+c")
+	s.waitText("question cancelled")
+}
+
+// TestStreamingCap: a result larger than the cap keeps exactly the cap,
+// says "of more", and the grid renders one screen of it.
+func TestStreamingCap(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c")
+	s.key("enter")
+	scr := s.waitText("100,000 of more rows")
+	s.idle()
+	var kept, formatted, bodyRows int
+	s.do(func(a *App) {
+		kept = a.grid.Len()
+		a.render()
+		formatted = a.grid.Formatted()
+		bodyRows = a.lay.grid.h - 1 - 2
+	})
+	if kept != 100_000 {
+		t.Errorf("kept %d rows, want 100,000", kept)
+	}
+	if formatted > 2*bodyRows {
+		t.Errorf("the view formatted %d cells for %d visible rows of 2 columns", formatted, bodyRows)
+	}
+	if !strings.Contains(scr, "ctrl+s exports all") {
+		t.Errorf("status does not say where it stopped:\n%s", scr)
+	}
+}
+
+// TestPreviewTable: enter on a table in the sidebar previews its rows
+// through the normal query path.
+func TestPreviewTable(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.key("alt+1")
+	s.key("down")
+	s.key("down") // customers
+	s.key("enter")
+	scr := s.waitText("SELECT * FROM customers LIMIT 100", "100 rows")
+	if !strings.Contains(scr, "customer_id") {
+		t.Errorf("preview lacks the columns:\n%s", scr)
+	}
+	// Expanding shows columns with types and key markers.
+	s.key("alt+1")
+	s.key("space")
+	scr = s.waitText("customer_id PK integer")
+	if !strings.Contains(scr, "country_id FK→countries") {
+		t.Errorf("no FK marker:\n%s", scr)
+	}
+	// The filter narrows the tree.
+	s.key("/")
+	s.typeText("ship")
+	scr = s.waitText("shipments")
+	if strings.Contains(scr, "categories") {
+		t.Errorf("the filter kept categories:\n%s", scr)
+	}
+}
+
+// TestExport: the whole result is written to the file, not just the rows
+// in memory.
+func TestExport(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	opts.MaxRows = 100 // keep fewer rows than the export writes
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+	s.typeText("SELECT customer_id, name FROM customers ORDER BY customer_id")
+	s.key("enter")
+	s.waitText("100 of more rows")
+	s.idle()
+	s.key("ctrl+s")
+	s.waitText("Export the whole result", "tablewise-export-20261201-093000.csv")
+	out := filepath.Join(t.TempDir(), "customers.csv")
+	s.key("ctrl+u")
+	s.typeText(out)
+	s.key("enter")
+	s.waitApp("the export", func(a *App) bool { return a.status.Message() == "exported 2,400 rows to "+out })
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(b), "\r\n", "\n")), "\n")
+	if len(lines) != 2401 || lines[0] != "customer_id,name" {
+		t.Errorf("export has %d lines, first %q", len(lines), lines[0])
+	}
+	// The database itself is refused as a target.
+	s.key("ctrl+s")
+	s.waitText("Export the whole result")
+	s.key("ctrl+u")
+	s.typeText(d.Path())
+	s.key("enter")
+	s.waitApp("the refusal", func(a *App) bool { return strings.Contains(a.status.Message(), "it is the database file") })
+}
+
+// TestSmallAndOddSizes: every size draws exactly the window, without a
+// panic, down to a few cells.
+func TestSmallAndOddSizes(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 80, 24)
+	s.waitText("categories")
+	s.typeText("SELECT * FROM customers")
+	s.key("enter")
+	s.waitText("2,400 rows")
+	s.idle()
+	for _, sz := range [][2]int{{40, 10}, {20, 5}, {60, 8}, {3, 2}, {1, 1}, {200, 60}, {80, 24}} {
+		s.tm.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		s.idle()
+		for _, over := range []string{"", "?"} {
+			if over != "" {
+				s.key("alt+3")
+				s.key(over)
+			}
+			scr := s.screen()
+			lines := strings.Split(scr, "\n")
+			if len(lines) != sz[1] {
+				t.Errorf("%dx%d: %d lines", sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > sz[0] {
+					t.Errorf("%dx%d: line %d is %d wide", sz[0], sz[1], i, w)
+				}
+			}
+			if over != "" {
+				s.key("esc")
+			}
+		}
+	}
+}
+
+// TestMouse: a click focuses the pane under it (and picks the row), the
+// wheel scrolls.
+func TestMouse(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("SELECT * FROM orders")
+	s.key("enter")
+	s.waitText("11,887 rows")
+	s.idle()
+	var gx, gy int
+	s.do(func(a *App) { gx, gy = a.lay.grid.x+6, a.lay.grid.y+1+2+4 }) // the fifth data row
+	s.tm.Send(tea.MouseClickMsg{X: gx, Y: gy, Button: tea.MouseLeft})
+	s.waitApp("a click on row 5", func(a *App) bool { return a.focus == paneResults && a.grid.Position() == "row 5 of 11,887" })
+	s.tm.Send(tea.MouseWheelMsg{X: gx, Y: gy, Button: tea.MouseWheelDown})
+	s.waitApp("the wheel", func(a *App) bool { return a.grid.Position() == "row 8 of 11,887" })
+
+	var sx, sy int
+	s.do(func(a *App) { sx, sy = a.lay.sidebar.x+2, a.lay.sidebar.y+1+3 }) // employees
+	s.tm.Send(tea.MouseClickMsg{X: sx, Y: sy, Button: tea.MouseLeft})
+	s.waitApp("a click in the sidebar", func(a *App) bool {
+		tb, _ := a.schema.Selected()
+		return a.focus == paneSchema && tb != nil && tb.Name == "employees"
+	})
+	var ix, iy int
+	s.do(func(a *App) { ix, iy = a.lay.input.x+3, a.lay.input.y+1 })
+	s.tm.Send(tea.MouseClickMsg{X: ix, Y: iy, Button: tea.MouseLeft})
+	s.waitApp("a click in the input", func(a *App) bool { return a.focus == paneInput })
+}
+
+// TestClarification: options are answered in place with the keyboard and
+// the question is asked again with the choice.
+func TestClarification(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	var asked []string
+	var mu sync.Mutex
+	opts.Asker = askerFunc(func(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+		mu.Lock()
+		asked = append(asked, q)
+		n := len(asked)
+		mu.Unlock()
+		if n == 1 {
+			return &answer.Bundle{Question: q, Status: answer.StatusClarify, Answer: "Which measure of size?",
+				Clarification: &answer.Clarification{Question: "Biggest by what?", Options: []string{"revenue", "number of orders"}}}, nil
+		}
+		onText("Streaming…")
+		return &answer.Bundle{Question: q, Status: answer.StatusAnswered, Answer: "By orders, it is Germany."}, nil
+	})
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+	s.typeText("biggest customer country")
+	s.key("enter")
+	scr := s.waitText("Biggest by what?", "› revenue", "number of orders")
+	_ = scr
+	s.waitApp("the answer pane to take focus", func(a *App) bool { return a.focus == paneAnswer })
+	s.key("down")
+	s.key("enter")
+	s.waitText("By orders, it is Germany.")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 || !strings.HasPrefix(asked[1], "biggest customer country") || !strings.Contains(asked[1], "number of orders") {
+		t.Errorf("asked %q", asked)
+	}
+}
+
+type askerFunc func(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error)
+
+func (f askerFunc) Ask(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+	return f(ctx, q, onText)
+}
+
+// TestStreamedAnswer: text shows as it arrives, before the bundle.
+func TestStreamedAnswer(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	release := make(chan struct{})
+	opts.Asker = askerFunc(func(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+		onText("The answer is ")
+		onText("forty-two")
+		<-release
+		return &answer.Bundle{Question: q, Status: answer.StatusAnswered, Answer: "The answer is forty-two."}, nil
+	})
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+	s.typeText("what is the answer?")
+	s.key("enter")
+	s.waitText("The answer is forty-two", "asking")
+	close(release)
+	s.waitText("The answer is forty-two.")
+}
+
+// TestCellViewAndToggles: enter opens the whole cell and row; ctrl+b hides
+// the sidebar and ctrl+g the chart.
+func TestCellViewAndToggles(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("SELECT order_id, ship_city, status FROM orders ORDER BY order_id LIMIT 3")
+	s.key("enter")
+	s.waitText("3 rows")
+	s.idle()
+	s.key("alt+3")
+	s.key("down")
+	s.key("l")
+	s.key("enter")
+	scr := s.waitText("ship_city · row 2")
+	if !strings.Contains(scr, "order_id") || !strings.Contains(scr, "status") {
+		t.Errorf("the cell view lacks the row:\n%s", scr)
+	}
+	s.key("esc")
+	s.waitFor("the cell view to close", func(scr string) bool { return !strings.Contains(scr, "ship_city · row 2") })
+	s.key("ctrl+b")
+	s.waitFor("the sidebar to hide", func(scr string) bool { return !strings.Contains(scr, "─ Schema") })
+	s.key("ctrl+b")
+	s.waitText("─ Schema")
+	s.typeText("i")
+	s.waitApp("i to focus the input", func(a *App) bool { return a.focus == paneInput })
+}
+
+// TestDeadline: a query past the timeout stops with the limit's message
+// and hint, inline.
+func TestDeadline(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	opts.Timeout = 300 * time.Millisecond
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c")
+	s.key("enter")
+	scr := s.waitText("deadline", "hint:")
+	if !strings.Contains(scr, "✗ query stopped at the 300ms deadline") {
+		t.Errorf("no deadline message:\n%s", scr)
+	}
+}
+
+// TestOpenPNG: where the terminal shows images, v writes the chart's PNG
+// and says where; the view itself never carries image escapes.
+func TestOpenPNG(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	opts.Getenv = func(k string) string {
+		if k == "TABLEWISE_IMAGE_PROTOCOL" {
+			return "kitty"
+		}
+		return ""
+	}
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+	s.typeText("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1")
+	s.key("enter")
+	s.waitText("24 rows")
+	s.idle()
+	s.key("alt+5")
+	scr := s.waitText("v open PNG")
+	_ = scr
+	s.key("v")
+	var msg string
+	s.waitApp("the PNG", func(a *App) bool { msg = a.status.Message(); return strings.HasPrefix(msg, "chart PNG written to ") })
+	path := strings.TrimSuffix(strings.TrimPrefix(msg, "chart PNG written to "), " — open it with your image viewer")
+	defer os.Remove(path)
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Fatalf("no PNG at %s: %v", path, err)
+	}
+	if v := s.styled(); strings.Contains(v, "\x1b_G") || strings.Contains(v, "\x1b]1337") {
+		t.Error("the view carries an image escape sequence")
+	}
+}

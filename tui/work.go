@@ -1,0 +1,393 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// jobKind is what a job does.
+type jobKind int
+
+const (
+	jobQuery jobKind = iota
+	jobAsk
+	jobExport
+)
+
+func (k jobKind) String() string {
+	return [...]string{"query", "question", "export"}[k]
+}
+
+// job is the background work in progress: one at a time.
+type job struct {
+	id         int
+	kind       jobKind
+	cancel     context.CancelFunc
+	start      time.Time
+	ch         <-chan tea.Msg
+	cancelling bool
+	rows       int64  // export progress
+	path       string // export target
+	fromAnswer bool   // a question's SQL re-run for its whole result
+	preview    bool   // a table preview: no chart
+}
+
+// next waits for the job's next message.
+func (j *job) next() tea.Cmd {
+	ch := j.ch
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// Messages from background work. id names the job; messages of a job
+// that is no longer current are dropped.
+type (
+	queryBeginMsg struct {
+		id   int
+		cols []query.Column
+	}
+	queryRowsMsg struct {
+		id   int
+		rows []query.Row
+	}
+	queryDoneMsg struct {
+		id  int
+		sum *query.Summary
+		err error
+	}
+	askTextMsg struct {
+		id    int
+		delta string
+	}
+	askDoneMsg struct {
+		id  int
+		b   *answer.Bundle
+		err error
+	}
+	exportProgressMsg struct {
+		id   int
+		rows int64
+	}
+	exportDoneMsg struct {
+		id   int
+		path string
+		rows int64
+		err  error
+	}
+)
+
+// Batch sizes: the first batch is small so the first page shows at once.
+const (
+	firstBatch = 200
+	batchSize  = 4096
+	flushEvery = 80 * time.Millisecond
+)
+
+// streamSink sends rows to the UI in batches. A ticker flushes a partial
+// batch so a slow query's rows still show while it runs. Sends block when
+// the UI is behind (so memory stays bounded) until the job is cancelled.
+type streamSink struct {
+	ctx   context.Context
+	ch    chan<- tea.Msg
+	id    int
+	mu    sync.Mutex
+	batch []query.Row
+	sent  bool
+	limit int // rows to keep; the rest are not copied
+	kept  int
+}
+
+func (s *streamSink) send(m tea.Msg) error {
+	select {
+	case s.ch <- m:
+		return nil
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+}
+
+func (s *streamSink) Begin(cols []query.Column) error {
+	return s.send(queryBeginMsg{id: s.id, cols: cols})
+}
+
+func (s *streamSink) Row(c *query.Cursor) error {
+	if s.kept >= s.limit {
+		return nil // never reached: query.Run stops at MaxRows
+	}
+	s.kept++
+	r := c.Row()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batch = append(s.batch, r)
+	n := batchSize
+	if !s.sent {
+		n = firstBatch
+	}
+	if len(s.batch) >= n {
+		return s.flushLocked()
+	}
+	return nil
+}
+
+func (s *streamSink) flushLocked() error {
+	if len(s.batch) == 0 {
+		return nil
+	}
+	b := s.batch
+	s.batch = make([]query.Row, 0, len(b))
+	s.sent = true
+	return s.send(queryRowsMsg{id: s.id, rows: b})
+}
+
+func (s *streamSink) flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flushLocked()
+}
+
+// startQuery runs sql in the background, streaming its rows into the grid.
+func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
+	a.cancelJob()
+	a.seq++
+	ctx, cancel := context.WithCancel(a.ctx)
+	ch := make(chan tea.Msg, 4)
+	j := &job{id: a.seq, kind: jobQuery, cancel: cancel, start: a.now(), ch: ch, fromAnswer: fromAnswer}
+	a.job = j
+	a.log.Info("query start", "id", j.id, "sql", clip(sql, 500), "from_answer", fromAnswer)
+	d, opt := a.d, query.Options{MaxRows: a.opts.MaxRows, MaxBytes: a.opts.MaxBytes, Timeout: a.opts.Timeout}
+	sink := &streamSink{ctx: ctx, ch: ch, id: j.id, limit: a.opts.MaxRows}
+	go func() {
+		defer close(ch)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			t := time.NewTicker(flushEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					if sink.flush() != nil {
+						return
+					}
+				case <-stop:
+					return
+				}
+			}
+		}()
+		sum, err := query.Run(ctx, d, sql, opt, sink)
+		close(stop)
+		<-done
+		if ferr := sink.flush(); err == nil && ferr != nil {
+			err = ferr
+		}
+		finish(ch, queryDoneMsg{id: j.id, sum: sum, err: err})
+	}()
+	return tea.Batch(j.next(), a.spin.Tick)
+}
+
+// startAsk asks the asker in the background.
+func (a *App) startAsk(question string) tea.Cmd {
+	a.cancelJob()
+	a.seq++
+	ctx, cancel := context.WithCancel(a.ctx)
+	ch := make(chan tea.Msg, 16)
+	j := &job{id: a.seq, kind: jobAsk, cancel: cancel, start: a.now(), ch: ch}
+	a.job = j
+	a.log.Info("question start", "id", j.id, "question", clip(question, 500))
+	asker := a.opts.Asker
+	go func() {
+		defer close(ch)
+		onText := func(delta string) {
+			if delta == "" {
+				return
+			}
+			select {
+			case ch <- askTextMsg{id: j.id, delta: delta}:
+			case <-ctx.Done():
+			}
+		}
+		b, err := safeAsk(ctx, asker, question, onText)
+		finish(ch, askDoneMsg{id: j.id, b: b, err: err})
+	}()
+	return tea.Batch(j.next(), a.spin.Tick)
+}
+
+// safeAsk turns an asker's panic into an error: a bug in a provider must
+// not take the terminal down with it.
+func safeAsk(ctx context.Context, asker Asker, q string, onText func(string)) (b *answer.Bundle, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b, err = nil, fmt.Errorf("the asker failed: %v", p)
+		}
+	}()
+	return asker.Ask(ctx, q, onText)
+}
+
+// exportFormat picks the export format from a file name.
+func exportFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		return "json"
+	case ".jsonl", ".ndjson":
+		return "jsonl"
+	case ".md", ".markdown":
+		return "markdown"
+	}
+	return "csv"
+}
+
+// refuseTarget stops an export or chart path that is the database itself.
+func refuseTarget(path string, d *db.DB) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	dbp := d.Path()
+	for _, p := range []string{dbp, dbp + "-journal", dbp + "-wal", dbp + "-shm"} {
+		if abs == p {
+			return fmt.Errorf("refusing to write to %s: it is the database file — choose another path", path)
+		}
+	}
+	if a, err := os.Stat(abs); err == nil {
+		if b, err := os.Stat(dbp); err == nil && os.SameFile(a, b) {
+			return fmt.Errorf("refusing to write to %s: it is the database file — choose another path", path)
+		}
+	}
+	return nil
+}
+
+// exportSink counts rows for the progress line.
+type exportSink struct {
+	export.Writer
+	rows atomic.Int64
+}
+
+func (e *exportSink) Row(c *query.Cursor) error {
+	if err := e.Writer.Row(c); err != nil {
+		return err
+	}
+	e.rows.Add(1)
+	return nil
+}
+
+// startExport re-runs sql and streams every row to path.
+func (a *App) startExport(sql, path string) tea.Cmd {
+	if err := refuseTarget(path, a.d); err != nil {
+		return a.fail(err)
+	}
+	a.seq++
+	ctx, cancel := context.WithCancel(a.ctx)
+	ch := make(chan tea.Msg, 4)
+	j := &job{id: a.seq, kind: jobExport, cancel: cancel, start: a.now(), ch: ch, path: path}
+	a.job = j
+	format := exportFormat(path)
+	a.log.Info("export start", "id", j.id, "path", path, "format", format)
+	d := a.d
+	go func() {
+		defer close(ch)
+		rows, err := exportTo(ctx, d, sql, path, format, func(n int64) {
+			select {
+			case ch <- exportProgressMsg{id: j.id, rows: n}:
+			default: // the UI is busy; the next tick will tell
+			}
+		})
+		finish(ch, exportDoneMsg{id: j.id, path: path, rows: rows, err: err})
+	}()
+	return tea.Batch(j.next(), a.spin.Tick)
+}
+
+// exportTo writes the whole result of sql to path through a temporary
+// file that is renamed into place only when every row is written, so a
+// cancelled export leaves nothing behind.
+func exportTo(ctx context.Context, d *db.DB, sql, path, format string, progress func(int64)) (int64, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".tablewise-export-*")
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	w, err := export.New(format, tmp, export.Options{})
+	if err != nil {
+		tmp.Close()
+		return 0, err
+	}
+	sink := &exportSink{Writer: w}
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				progress(sink.rows.Load())
+			case <-stop:
+				return
+			}
+		}
+	}()
+	sum, err := query.Run(ctx, d, sql, query.Options{}, sink)
+	close(stop)
+	if err == nil {
+		err = w.Finish(sum)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	return sink.rows.Load(), err
+}
+
+// finish sends a job's last message. The UI reads it unless the job was
+// abandoned (replaced or the app quit); then the goroutine gives up.
+func finish(ch chan<- tea.Msg, m tea.Msg) {
+	select {
+	case ch <- m:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// cancelJob stops the running job, if any, and forgets it.
+func (a *App) cancelJob() {
+	if a.job != nil {
+		a.job.cancel()
+		a.job = nil
+	}
+}
+
+// isCancel reports whether err is a cancellation.
+func isCancel(err error) bool { return errors.Is(err, context.Canceled) }
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
