@@ -16,6 +16,8 @@ import (
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/trace"
+	"github.com/tablewise/tablewise/tui/styles"
+	"github.com/tablewise/tablewise/tui/syntax"
 )
 
 // asker answers questions: the agent with a model, or the offline planner.
@@ -160,7 +162,11 @@ func printBundle(s *streams, b *answer.Bundle) {
 		fmt.Fprintf(w, "⚠ %s\n", f)
 	}
 	if b.SQL != "" {
-		fmt.Fprintf(w, "\nSQL:\n  %s\n\n", strings.ReplaceAll(strings.TrimSpace(b.SQL), "\n", "\n  "))
+		sql := strings.TrimSpace(b.SQL)
+		if s.outTTY && s.getenv("NO_COLOR") == "" {
+			sql = syntax.Highlight(styles.Default(), sql)
+		}
+		fmt.Fprintf(w, "\nSQL:\n  %s\n\n", strings.ReplaceAll(sql, "\n", "\n  "))
 		preview := &query.Result{Columns: b.Columns, Rows: b.Rows, RowCount: b.RowCount, Truncated: b.Truncated}
 		if len(preview.Rows) > 10 {
 			preview.Rows = preview.Rows[:10]
