@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -103,19 +101,7 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 		_, err := s.out.Write(png)
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.out), "."+filepath.Base(o.out)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(png); err != nil {
-		tmp.Close()
-		return fmt.Errorf("chart: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), o.out); err != nil {
+	if err := writeFileAtomic(o.out, png); err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
 	series := ""
