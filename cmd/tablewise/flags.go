@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -63,35 +61,4 @@ func terminalWidth(w io.Writer) int {
 		}
 	}
 	return 120
-}
-
-// readAllLimited reads SQL from stdin, up to 4 MiB.
-func readAllLimited(r io.Reader) (string, error) {
-	b, err := io.ReadAll(io.LimitReader(r, 4<<20))
-	if err != nil {
-		return "", fmt.Errorf("read stdin: %w", err)
-	}
-	return string(b), nil
-}
-
-// refuseDatabaseTarget stops an output path that names the database file
-// itself (or its journal): tablewise never writes the database, not even
-// by replacing it with an export.
-func refuseDatabaseTarget(out, dbPath string) error {
-	if out == "" || out == "-" {
-		return nil
-	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return nil
-	}
-	if abs == dbPath || abs == dbPath+"-journal" || abs == dbPath+"-wal" || abs == dbPath+"-shm" {
-		return usagef("refusing to write to %s: it is the database file — choose another --out", out)
-	}
-	a, errA := os.Stat(abs)
-	b, errB := os.Stat(dbPath)
-	if errA == nil && errB == nil && os.SameFile(a, b) {
-		return usagef("refusing to write to %s: it is the database file — choose another --out", out)
-	}
-	return nil
 }
