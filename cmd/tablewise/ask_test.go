@@ -242,3 +242,15 @@ func TestAskTextOutput(t *testing.T) {
 		t.Errorf("footer %q", errs)
 	}
 }
+
+func TestAskOfflineNeedsNoKey(t *testing.T) {
+	askEnv(t, nil)
+	code, b, errs := askJSON(t, "How many customers are there?")
+	if code != 0 || b.Status != answer.StatusAnswered || b.Provider != "offline" || b.Rows[0][0] != 2400.0 || !strings.Contains(b.Answer, "2,400") {
+		t.Fatalf("exit %d %q: %+v", code, errs, b)
+	}
+	code, b, _ = askJSON(t, "Why did revenue drop last spring?")
+	if code != 0 || b.Status != answer.StatusRefused || b.SQL != "" {
+		t.Fatalf("out-of-scope question: exit %d %+v", code, b)
+	}
+}

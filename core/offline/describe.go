@@ -1,0 +1,385 @@
+package offline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// sentence states the answer in one plain sentence with the numbers from
+// the rows.
+func (p *plan) sentence(r *query.Result) string {
+	where := p.whereWords()
+	if r.RowCount == 0 {
+		return "No " + pluralOf(p.subject) + " match" + where + "."
+	}
+	last := len(r.Columns) - 1
+	switch {
+	case p.outer != aggNone:
+		per := "group"
+		if g := p.groups[0]; g.entity != nil {
+			per = singularOf(strings.Join(g.entity.raw, " "))
+		} else if g.col != nil {
+			per = words(g.col)
+		}
+		return "The " + p.outer.word() + " " + p.measureWords() + " per " + per + where + " is " + fmtValue(r.Rows[0][last]) + "."
+	case p.agg != aggNone && len(p.groups) == 0:
+		v := r.Rows[0][last]
+		switch {
+		case p.agg == aggCount && p.aggCol == nil:
+			n := asFloat(v)
+			if n == 1 {
+				return "There is 1 " + singularOf(p.subject) + where + "."
+			}
+			return "There are " + fmtValue(v) + " " + pluralOf(p.subject) + where + "."
+		case p.distinct:
+			return "There are " + fmtValue(v) + " different " + pluralOf(p.subject) + where + "."
+		case v == nil:
+			return "There is no " + p.agg.word() + " " + p.subject + where + " (no values)."
+		}
+		unit := ""
+		if p.unit != "" {
+			unit = ", in " + p.unit + ","
+		}
+		return "The " + p.agg.word() + " " + p.subject + of(p.base, p.subject) + where + unit + " is " + fmtValue(v) + "."
+	case len(p.groups) > 0:
+		return p.groupSentence(r, where)
+	default:
+		return p.listSentence(r, where)
+	}
+}
+
+func of(t *tableInfo, subject string) string {
+	name := strings.Join(t.raw, " ")
+	if strings.Contains(subject, name) || strings.Contains(subject, singularOf(name)) {
+		return ""
+	}
+	return " of " + pluralOf(name)
+}
+
+func (p *plan) whereWords() string {
+	var with, where []string
+	for _, f := range p.filters {
+		if f.with {
+			with = append(with, f.desc)
+		} else {
+			where = append(where, f.desc)
+		}
+	}
+	out := ""
+	if len(with) > 0 {
+		out += " " + strings.Join(with, " and ")
+		if !strings.HasPrefix(with[0], "with") {
+			out = " with" + out
+		}
+	}
+	if len(where) > 0 {
+		out += " where " + strings.Join(where, " and ")
+	}
+	return out
+}
+
+// label joins the label columns of a row (all but the last column).
+func rowLabel(row query.Row, n int) string {
+	var parts []string
+	for i := 0; i < n && i < len(row); i++ {
+		parts = append(parts, fmtValue(row[i]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (p *plan) groupSentence(r *query.Result, where string) string {
+	last := len(r.Columns) - 1
+	what := p.measureWords()
+	if p.shape == "time" {
+		unit := unitAlias(p.groups[len(p.groups)-1].unit)
+		var parts []string
+		peak := 0
+		for i, row := range r.Rows {
+			if asFloat(row[last]) > asFloat(r.Rows[peak][last]) {
+				peak = i
+			}
+			if i < 12 {
+				parts = append(parts, rowLabel(row, last)+": "+fmtValue(row[last]))
+			}
+		}
+		more := ""
+		if r.RowCount > 12 {
+			more = fmt.Sprintf(" … (%d %ss)", r.RowCount, unit)
+		}
+		return capitalize(what) + " per " + unit + where + ": " + strings.Join(parts, ", ") + more +
+			"; the highest is " + rowLabel(r.Rows[peak], last) + " (" + fmtValue(r.Rows[peak][last]) + ")."
+	}
+	if p.limit == 1 {
+		most := "the most " + pluralOf(p.subject)
+		if p.agg != aggCount || p.aggCol != nil {
+			most = "the highest " + what
+		}
+		if !p.order.desc {
+			most = "the fewest " + p.subject
+			if p.agg != aggCount || p.aggCol != nil {
+				most = "the lowest " + what
+			}
+		}
+		return rowLabel(r.Rows[0], last) + " has " + most + where + " (" + fmtValue(r.Rows[0][last]) + ")."
+	}
+	var parts []string
+	for i, row := range r.Rows {
+		if i == 5 {
+			break
+		}
+		parts = append(parts, rowLabel(row, last)+" ("+fmtValue(row[last])+")")
+	}
+	group := p.groupNoun()
+	if p.limit > 1 {
+		dir := "Top"
+		if !p.order.desc {
+			dir = "Bottom"
+		}
+		return fmt.Sprintf("%s %d %s by %s%s: %s.", dir, r.RowCount, pluralOf(group), what, where, strings.Join(parts, ", "))
+	}
+	n := fmt.Sprintf("%d %s", r.RowCount, pluralOf(group))
+	if r.Truncated {
+		n = "the first " + n
+	}
+	return fmt.Sprintf("%s per %s%s (%s); highest: %s.", capitalize(what), group, where, n, strings.Join(parts, ", "))
+}
+
+// groupNoun names the first grouping: "category", "ship country".
+func (p *plan) groupNoun() string {
+	if len(p.groups) == 0 {
+		return "group"
+	}
+	g := p.groups[0]
+	switch {
+	case g.entity != nil:
+		return singularOf(strings.Join(g.entity.raw, " "))
+	case g.unit != unitNone:
+		return unitAlias(g.unit)
+	}
+	return singularOf(words(g.col))
+}
+
+// measureWords: "number of orders", "average unit price".
+func (p *plan) measureWords() string {
+	switch {
+	case p.aggCol == nil:
+		return "number of " + pluralOf(p.subject)
+	case p.agg == aggCount && p.distinct:
+		return "number of different " + pluralOf(p.subject)
+	case p.unit != "":
+		return p.agg.word() + " " + p.subject + " (in " + p.unit + ")"
+	}
+	return p.agg.word() + " " + p.subject
+}
+
+func (p *plan) listSentence(r *query.Result, where string) string {
+	n := len(p.show)
+	if p.order.col != nil && n > 1 {
+		n-- // the ranked column is shown in parentheses
+	}
+	var parts []string
+	for i, row := range r.Rows {
+		if i == 5 {
+			break
+		}
+		s := rowLabel(row, n)
+		if p.order.col != nil && len(row) > n {
+			s += " (" + fmtValue(row[len(row)-1]) + ")"
+		}
+		parts = append(parts, s)
+	}
+	more := ""
+	if r.RowCount > 5 {
+		more = fmt.Sprintf(" and %d more", r.RowCount-5)
+		if r.Truncated {
+			more = " and more"
+		}
+	}
+	if p.order.sort {
+		count := strconv.Itoa(r.RowCount)
+		if r.Truncated {
+			count = "more than " + count
+		}
+		return fmt.Sprintf("Found %s %s%s, sorted by %s: %s%s.", count, pluralOf(p.subject), where, words(p.order.col), strings.Join(parts, ", "), more)
+	}
+	if p.order.set && p.order.col != nil && p.rankWord != "" && !strings.HasPrefix(p.rankWord, "top") && !strings.HasPrefix(p.rankWord, "most") && !strings.HasPrefix(p.rankWord, "least") || p.rankWord == "most expensive" || p.rankWord == "most recent" || p.rankWord == "least expensive" {
+		if r.RowCount == 1 {
+			return "The " + p.rankWord + " " + singularOf(p.subject) + where + ": " + parts[0] + "."
+		}
+		return fmt.Sprintf("The %d %s %s%s: %s%s.", r.RowCount, p.rankWord, pluralOf(p.subject), where, strings.Join(parts, ", "), more)
+	}
+	if p.order.set && p.order.col != nil {
+		w := "highest"
+		if !p.order.desc {
+			w = "lowest"
+		}
+		if p.order.col.kind == kindDate {
+			w = "latest"
+			if !p.order.desc {
+				w = "earliest"
+			}
+		}
+		if r.RowCount == 1 {
+			return capitalize(singularOf(p.subject)) + " with the " + w + " " + words(p.order.col) + where + ": " + parts[0] + "."
+		}
+		return fmt.Sprintf("The %d %s with the %s %s%s: %s%s.", r.RowCount, pluralOf(p.subject), w, words(p.order.col), where, strings.Join(parts, ", "), more)
+	}
+	count := strconv.Itoa(r.RowCount)
+	if r.Truncated {
+		count = "more than " + count
+	}
+	return fmt.Sprintf("Found %s %s%s: %s%s.", count, pluralOf(p.subject), where, strings.Join(parts, ", "), more)
+}
+
+// chart suggests a chart for grouped and time results.
+func (p *plan) chart(r *query.Result) *answer.ChartSpec {
+	if len(p.groups) == 0 || r.RowCount < 2 || len(r.Columns) < 2 {
+		return nil
+	}
+	x := r.Columns[0].Name
+	y := r.Columns[len(r.Columns)-1].Name
+	if p.shape == "time" {
+		return &answer.ChartSpec{Kind: answer.KindLine, X: x, Y: y, Title: capitalize(p.measureWords()) + " per " + unitAlias(p.groups[0].unit)}
+	}
+	return &answer.ChartSpec{Kind: answer.KindBar, X: x, Y: y, Title: capitalize(p.measureWords()) + " by " + x}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func singularOf(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies"):
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "shes"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "xes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && !strings.HasSuffix(s, "us"):
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+func pluralOf(s string) string {
+	if singularOf(s) != s {
+		return s
+	}
+	switch {
+	case strings.HasSuffix(s, "y") && !strings.HasSuffix(s, "ey") && !strings.HasSuffix(s, "ay"):
+		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
+		return s + "es"
+	}
+	return s + "s"
+}
+
+func asFloat(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case string:
+		f, _ := strconv.ParseFloat(x, 64)
+		return f
+	}
+	return 0
+}
+
+// fmtValue formats a value for a sentence: 2,400; 79.67; 0.028; text as is.
+func fmtValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case int64:
+		return groupDigits(strconv.FormatInt(x, 10))
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return groupDigits(strconv.FormatInt(int64(x), 10))
+		}
+		if math.Abs(x) >= 1 {
+			s := strconv.FormatFloat(x, 'f', 2, 64)
+			ip, fp, _ := strings.Cut(s, ".")
+			return groupDigits(ip) + "." + fp
+		}
+		return strconv.FormatFloat(x, 'g', 3, 64)
+	case []byte:
+		return fmt.Sprintf("(%d bytes)", len(x))
+	}
+	return fmt.Sprint(v)
+}
+
+func groupDigits(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// followUps proposes questions the planner can answer next, checked by
+// planning them; one that plans to the SQL just run (the same question in
+// other words) is skipped.
+func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
+	var cands []string
+	tables := []*tableInfo{}
+	if p != nil {
+		tables = append(tables, p.base)
+	}
+	// The largest tables, for refusals and variety.
+	all := append([]*tableInfo(nil), ix.s.tables...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].rows > all[j].rows })
+	for _, t := range all {
+		if !t.view && !t.junction && len(tables) < 3 && (p == nil || t != p.base) {
+			tables = append(tables, t)
+		}
+	}
+	for _, t := range tables {
+		name := strings.Join(t.raw, " ")
+		for _, e := range t.out {
+			if len(e.to.label) > 0 && e.to.label[0] != e.to.pk {
+				cands = append(cands, "How many "+pluralOf(name)+" are there per "+singularOf(strings.Join(e.to.raw, " "))+"?")
+				break
+			}
+		}
+		if t.mainDate != nil {
+			cands = append(cands, "How many "+pluralOf(name)+" were there per year?")
+		}
+		for _, c := range t.measures() {
+			cands = append(cands, "What is the average "+words(c)+" of "+pluralOf(name)+"?")
+			break
+		}
+		cands = append(cands, "How many "+pluralOf(name)+" are there?")
+	}
+	var out []string
+	seen := map[string]bool{strings.ToLower(strings.TrimSpace(asked)): true}
+	for _, q := range cands {
+		if seen[strings.ToLower(q)] || len(out) == 3 {
+			continue
+		}
+		seen[strings.ToLower(q)] = true
+		if r := ix.plan(q); r.refusal == "" && (p == nil || r.sql != "") && (askedSQL == "" || r.sql != askedSQL) {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package offline
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
+	"github.com/tablewise/tablewise/data"
+)
+
+// Planners are shared between tests: building the value index is the slow
+// part and the databases are read-only.
+var (
+	plannersMu sync.Mutex
+	planners   = map[string]*testPlanner{}
+)
+
+type testPlanner struct {
+	d *db.DB
+	p *Planner
+}
+
+func openPlanner(t testing.TB, path string) *testPlanner {
+	t.Helper()
+	plannersMu.Lock()
+	defer plannersMu.Unlock()
+	if tp := planners[path]; tp != nil {
+		return tp
+	}
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	p := New(d)
+	if err := p.Warm(context.Background()); err != nil {
+		t.Fatalf("index %s: %v", path, err)
+	}
+	tp := &testPlanner{d: d, p: p}
+	planners[path] = tp
+	return tp
+}
+
+func samplePlanner(t testing.TB) *testPlanner {
+	t.Helper()
+	path, err := data.SamplePath()
+	if err != nil {
+		t.Fatalf("sample: %v", err)
+	}
+	return openPlanner(t, path)
+}
+
+func chinookPlanner(t testing.TB) *testPlanner {
+	t.Helper()
+	return openPlanner(t, testdb.SharedData(t, "chinook.sqlite"))
+}
+
+func fixturePlanner(t testing.TB) *testPlanner {
+	t.Helper()
+	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	p := New(d)
+	if err := p.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return &testPlanner{d: d, p: p}
+}

@@ -1,0 +1,1175 @@
+package offline
+
+import (
+	"sort"
+	"strings"
+)
+
+// cue marks what a token does in a question.
+type cue int
+
+const (
+	cueNone     cue = iota
+	cueCount        // how many, number of, count
+	cueAgg          // average, total, sum, max, min…
+	cueSuper        // cheapest, most, top, highest…
+	cueAdj          // the adjective after most/least (expensive, recent)
+	cueN            // the N of "top N", "5 most expensive"
+	cueGroup        // per, each, by, every
+	cueDistinct     // different, distinct, unique
+	cueBucket       // year(ly), month(ly)… as a grouping
+	cueDate         // a year, a month name, a date
+	cueCmp          // more than, over, under, at least…
+	cueNumber       // the number of a comparison
+	cueNeg          // not, never, except
+	cueFiller       // function word or generic verb
+	cueList         // list, show, which, who…
+	cueExists       // with/without/has/have/used before a thing
+	cueSort         // sorted by, sort by, in order of
+)
+
+// mention is a span of the question linked to the schema or the data.
+type mention struct {
+	start, end int // token span [start, end)
+	// extra: tokens outside the span that complete the name ("cities …
+	// billed" → billing city).
+	extra []int
+	cands []*cand
+	// value: the span names a value found in the data.
+	value bool
+	// strong: a value mention that is quoted, capitalised, several words
+	// long or in a short list of codes.
+	strong bool
+	used   bool
+	// absorbed: the mention only supports another one ("shelf" in "the
+	// Fiction shelf").
+	absorbed bool
+}
+
+// cand is one reading of a mention: a table, a column, or a value of a
+// column.
+type cand struct {
+	t     *tableInfo
+	c     *colInfo
+	vals  []*valueRef // values (same column) for value mentions
+	score float64
+	// boosted: a word of the question next to the value names this
+	// reading's column or table ("shipped to", "the … shelf").
+	boosted bool
+}
+
+func (c *cand) String() string {
+	switch {
+	case len(c.vals) > 0:
+		return c.c.String() + "=" + c.vals[0].text
+	case c.c != nil:
+		return c.c.String()
+	default:
+		return c.t.name
+	}
+}
+
+// isTable: the candidate names a whole table (or, through a foreign key
+// column, the table it points to).
+func (c *cand) entity() *tableInfo {
+	switch {
+	case len(c.vals) > 0:
+		return nil
+	case c.c == nil:
+		return c.t
+	case c.c.fk != nil:
+		return c.c.fk.to
+	}
+	return nil
+}
+
+// dateFilter is a time range asked for ("in 2023", "since 2024", "in
+// December 2024").
+type dateFilter struct {
+	pos      int // token index of the year
+	from, to string
+	desc     string
+}
+
+// numFilter is a comparison with a number ("over 100", "at least 5").
+type numFilter struct {
+	pos   int // token index of the comparison word
+	op    cmpOp
+	value float64
+	// unitWord: the word after the number ("5 orders"), "" if none.
+	unitPos int
+}
+
+// analysis is a linked question.
+type analysis struct {
+	question string
+	text     string // normQuestion(question): token offsets point into it
+	toks     []token
+	cues     []cue
+	aggAt    []aggFunc // per token, for cueAgg
+	supAt    []superlative
+	ments    []*mention
+	at       []int // token → mention index, -1
+	dates    []dateFilter
+	nums     []numFilter
+	buckets  []bucketCue
+	topN     int
+	sortPos  int    // the "by" of "sorted by", 0 if none
+	refusal  string // why the question is out of scope, "" if not
+	unknown  []int  // content tokens that link to nothing
+}
+
+type bucketCue struct {
+	pos  int
+	unit timeUnit
+}
+
+func (a *analysis) low(i int) string {
+	if i < 0 || i >= len(a.toks) {
+		return ""
+	}
+	return a.toks[i].low
+}
+
+// analyze links a question to the index.
+func (ix *index) analyze(question string) *analysis {
+	toks := mergePhrases(tokenize(question))
+	a := &analysis{question: question, text: normQuestion(question), toks: toks, cues: make([]cue, len(toks)), aggAt: make([]aggFunc, len(toks)),
+		supAt: make([]superlative, len(toks)), at: make([]int, len(toks))}
+	for i := range a.at {
+		a.at[i] = -1
+	}
+	a.markCues()
+	ix.linkValues(a)
+	ix.linkSchema(a)
+	ix.mergeMentions(a)
+	ix.absorbValueWords(a)
+	ix.absorbValueNames(a)
+	a.findUnknown()
+	return a
+}
+
+// mergePhrases applies phraseSynonyms: "file size" becomes one token
+// "size", "signed up" one token "signup".
+func mergePhrases(toks []token) []token {
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		merged := false
+		for n := 3; n >= 2 && !merged; n-- {
+			if i+n > len(toks) {
+				continue
+			}
+			parts := make([]string, n)
+			for k := 0; k < n; k++ {
+				parts[k] = toks[i+k].low
+			}
+			if to, ok := phraseSynonyms[strings.Join(parts, " ")]; ok {
+				t := toks[i]
+				t.raw = strings.Join(parts, " ")
+				t.end = toks[i+n-1].end
+				t.low, t.stem = to, stem(to)
+				out = append(out, t)
+				i += n - 1
+				merged = true
+			}
+		}
+		if !merged {
+			out = append(out, toks[i])
+		}
+	}
+	return out
+}
+
+func (a *analysis) markCues() {
+	t := a.toks
+	n := len(t)
+	for i := 0; i < n; i++ {
+		w := t[i].low
+		if t[i].quote > 0 {
+			continue
+		}
+		if why, ok := refuseWords[w]; ok && a.refusal == "" && !t[i].upper {
+			a.refusal = why
+		}
+		switch {
+		case w == "how" && i+1 < n && (t[i+1].low == "many" || t[i+1].low == "much"):
+			a.cues[i], a.cues[i+1] = cueCount, cueCount
+			if t[i+1].low == "much" {
+				a.cues[i+1] = cueAgg
+				a.aggAt[i+1] = aggSum
+			}
+			i++
+		case (w == "number" || w == "count" || w == "counts" || w == "numbers") && i+1 < n && t[i+1].low == "of":
+			a.cues[i], a.cues[i+1] = cueCount, cueCount
+			if i > 0 && a.low(i-1) == "total" {
+				a.cues[i-1] = cueCount
+			}
+			i++
+		case (w == "count" || w == "tally") && (i == 0 || a.cues[i-1] == cueFiller):
+			a.cues[i] = cueCount
+		case aggWords[w] != aggNone && !isSuperlative(w):
+			a.cues[i] = cueAgg
+			a.aggAt[i] = aggWords[w]
+		case w == "in" && i+1 < n && t[i+1].low == "total":
+			a.cues[i], a.cues[i+1] = cueFiller, cueAgg
+			a.aggAt[i+1] = aggSum
+			i++
+		case w == "most" || w == "least":
+			a.cues[i] = cueSuper
+			a.supAt[i] = superlatives[w]
+			if i+1 < n {
+				if adj, ok := adjectives[t[i+1].low]; ok {
+					s := adj
+					if w == "least" {
+						s.desc = !s.desc
+					}
+					a.supAt[i] = s
+					a.cues[i+1] = cueAdj
+					i++
+				} else if t[i+1].low == "often" || t[i+1].low == "frequently" || t[i+1].low == "common" || t[i+1].low == "frequent" {
+					a.cues[i+1] = cueAdj
+					i++
+				}
+			}
+		case w == "best" && i+1 < n && (t[i+1].low == "selling" || t[i+1].low == "sellers" || t[i+1].low == "seller"):
+			a.cues[i], a.cues[i+1] = cueSuper, cueAdj
+			a.supAt[i] = superlative{c: conceptSales, desc: true}
+			i++
+		case w == "top" && i+1 < n && (t[i+1].low == "selling" || t[i+1].low == "sellers"):
+			a.cues[i], a.cues[i+1] = cueSuper, cueAdj
+			a.supAt[i] = superlative{c: conceptSales, desc: true}
+			i++
+		case isSuperlative(w):
+			a.cues[i] = cueSuper
+			a.supAt[i] = superlatives[w]
+			if aw := aggWords[w]; aw != aggNone {
+				a.aggAt[i] = aw
+			}
+		case (w == "first" || w == "last" || w == "earliest" || w == "latest") && a.low(i+1) != "name" && a.low(i+1) != "names" && !(i+1 < n && t[i+1].isNum):
+			a.cues[i] = cueSuper
+			a.supAt[i] = superlative{c: conceptTime, desc: w == "last" || w == "latest"}
+		case groupWords[w]:
+			a.cues[i] = cueGroup
+		case distinctWords[w]:
+			a.cues[i] = cueDistinct
+		case negations[w]:
+			a.cues[i] = cueNeg
+		case timeUnits[w] != unitNone:
+			a.cues[i] = cueBucket
+		case months[w] != 0 && (w != "may" || (i+1 < n && isYear(t[i+1]))) && (i+1 < n && isYear(t[i+1]) || i > 0 && (a.low(i-1) == "in" || a.low(i-1) == "of" || a.low(i-1) == "during")):
+			a.cues[i] = cueDate
+		case isYear(t[i]) && !t[i].numWord:
+			a.cues[i] = cueDate
+		case comparatives[w] != "" && i+1 < n && (t[i+1].low == "than" || t[i+1].isNum):
+			a.cues[i] = cueCmp
+		case w == "at" && i+2 < n && (t[i+1].low == "least" || t[i+1].low == "most") && t[i+2].isNum:
+			a.cues[i], a.cues[i+1] = cueCmp, cueCmp
+			i++
+		case (w == "sorted" || w == "sort" || w == "arranged" || w == "ranked") && i+1 < n && t[i+1].low == "by":
+			a.cues[i], a.cues[i+1] = cueSort, cueSort
+			a.sortPos = i + 1
+			i++
+		case w == "list" || w == "show" || w == "display" || w == "which" || w == "who" || w == "enumerate":
+			a.cues[i] = cueList
+		case (w == "with" || w == "without" || w == "having") && i+1 < n && (t[i+1].low == "a" || t[i+1].low == "an" || t[i+1].low == "no" || t[i+1].low == "any"):
+			a.cues[i], a.cues[i+1] = cueExists, cueFiller
+			i++
+		case (w == "used" || w == "use" || w == "have" || w == "has" || w == "had" || w == "include" || w == "includes" || w == "including" || w == "contain" || w == "contains" || w == "got" || w == "get") && i+1 < n && (t[i+1].low == "a" || t[i+1].low == "an" || t[i+1].low == "no" || t[i+1].low == "any" || t[i+1].low == "some"):
+			a.cues[i], a.cues[i+1] = cueExists, cueFiller
+			i++
+		}
+	}
+	// Numbers: top N, N most…, comparisons, plain numbers.
+	for i := 0; i < n; i++ {
+		if !t[i].isNum || a.cues[i] == cueDate || t[i].quote > 0 {
+			continue
+		}
+		prev, next := a.low(i-1), a.low(i+1)
+		switch {
+		case prev == "top" || prev == "bottom" || prev == "first" || prev == "last":
+			a.cues[i] = cueN
+			a.topN = int(t[i].num)
+			if prev == "top" || prev == "bottom" {
+				a.cues[i-1] = cueSuper
+				a.supAt[i-1] = superlatives[prev]
+			} else {
+				a.cues[i-1] = cueSuper
+				a.supAt[i-1] = superlative{c: conceptTime, desc: prev == "last"}
+			}
+		case i+1 < n && (a.cues[i+1] == cueSuper || (next == "most" || next == "least")):
+			a.cues[i] = cueN
+			a.topN = int(t[i].num)
+		case t[i].numWord && t[i].num == 1 && !(i+1 < n && a.cues[i+1] == cueSuper):
+			// "one" as a pronoun
+			a.cues[i] = cueFiller
+		default:
+			// A comparison: "over 100", "more than 5", "at least 3",
+			// "between 10 and 20".
+			j := i - 1
+			if j >= 0 && t[j].low == "than" {
+				j--
+			}
+			if j >= 0 && (a.cues[j] == cueCmp) {
+				op := cmpOp(">")
+				switch t[j].low {
+				case "least":
+					op = ">="
+				case "most":
+					op = "<="
+				default:
+					op = comparatives[t[j].low]
+				}
+				if t[j].low == "than" {
+					op = comparatives[t[j-1].low]
+				}
+				a.cues[i] = cueNumber
+				if i > 0 && t[i-1].low == "than" {
+					a.cues[i-1] = cueCmp
+				}
+				a.nums = append(a.nums, numFilter{pos: j, op: op, value: t[i].num, unitPos: i + 1})
+			} else if i >= 1 && t[i-1].low == "between" && i+2 < n && (t[i+1].low == "and" || t[i+1].low == "to") && t[i+2].isNum && !isYear(t[i]) {
+				a.cues[i-1], a.cues[i], a.cues[i+1], a.cues[i+2] = cueCmp, cueNumber, cueFiller, cueNumber
+				a.nums = append(a.nums, numFilter{pos: i - 1, op: ">=", value: t[i].num, unitPos: i + 3},
+					numFilter{pos: i - 1, op: "<=", value: t[i+2].num, unitPos: i + 3})
+				i += 2
+			} else if t[i].numWord && i+1 < n {
+				// "ten most recent": handled above; "three orders with the
+				// highest fine": a count of rows to show.
+				a.cues[i] = cueN
+				a.topN = int(t[i].num)
+			} else if !t[i].numWord && prev != "than" {
+				// A bare number: "the 4 largest invoices" is caught above;
+				// "which 3 products": the rows wanted.
+				if i > 0 && (prev == "which" || prev == "the" || prev == "what" || prev == "are" || prev == "list" || prev == "show" || prev == "me") {
+					a.cues[i] = cueN
+					a.topN = int(t[i].num)
+				}
+			}
+		}
+	}
+	// Time ranges.
+	a.markDates()
+	// Buckets: "per year", "each month", "by month", "yearly", "monthly".
+	for i := 0; i < n; i++ {
+		if a.cues[i] != cueBucket {
+			continue
+		}
+		u := timeUnits[t[i].low]
+		adjForm := strings.HasSuffix(t[i].low, "ly") || t[i].low == "annual"
+		prevGroup := i > 0 && a.cues[i-1] == cueGroup || i > 1 && a.cues[i-2] == cueGroup && (a.low(i-1) == "the" || a.low(i-1) == "a")
+		if adjForm || prevGroup {
+			a.buckets = append(a.buckets, bucketCue{pos: i, unit: u})
+			if prevGroup {
+				if a.cues[i-1] == cueGroup {
+					a.cues[i-1] = cueFiller
+				} else {
+					a.cues[i-2] = cueFiller
+				}
+			}
+		} else {
+			a.cues[i] = cueNone
+		}
+	}
+	for i := 0; i < n; i++ {
+		if a.cues[i] == cueNone && t[i].quote == 0 && (fillers[t[i].low] || t[i].sym) {
+			a.cues[i] = cueFiller
+		}
+	}
+}
+
+func isSuperlative(w string) bool {
+	_, ok := superlatives[w]
+	return ok
+}
+
+func isYear(t token) bool {
+	return t.isNum && !t.numWord && t.num >= 1900 && t.num <= 2100 && t.num == float64(int(t.num)) && !strings.Contains(t.raw, ".") && !strings.Contains(t.raw, ",")
+}
+
+// markDates reads "in 2023", "since 2024", "after 2019", "before 2020",
+// "between 2021 and 2023", "in December 2024", "in 2024-03".
+func (a *analysis) markDates() {
+	t := a.toks
+	for i := 0; i < len(t); i++ {
+		if a.cues[i] != cueDate || !isYear(t[i]) {
+			continue
+		}
+		year := int(t[i].num)
+		month := 0
+		start := i
+		if i > 0 && a.cues[i-1] == cueDate && months[t[i-1].low] != 0 {
+			month = months[t[i-1].low]
+			start = i - 1
+		} else if i+1 < len(t) && t[i+1].isNum && !t[i+1].numWord && t[i+1].num >= 1 && t[i+1].num <= 12 && len(t[i+1].raw) == 2 {
+			month = int(t[i+1].num) // 2024-03
+			a.cues[i+1] = cueDate
+		}
+		prep := a.low(start - 1)
+		if prep == "of" || prep == "the" {
+			prep = a.low(start - 2)
+		}
+		from, to := yearRange(year, month)
+		df := dateFilter{pos: i, from: from, to: to, desc: describeRange(year, month)}
+		switch prep {
+		case "since", "from":
+			if prep == "from" && i+2 < len(t) && (t[i+1].low == "to" || t[i+1].low == "until" || t[i+1].low == "through") && isYear(t[i+2]) {
+				_, to2 := yearRange(int(t[i+2].num), 0)
+				df.to, df.desc = to2, describeRange(year, month)+" to "+t[i+2].raw
+				a.cues[i+1], a.cues[i+2] = cueFiller, cueDate
+				i += 2
+				break
+			}
+			df.to, df.desc = "", "since "+describeRange(year, month)
+		case "after":
+			df.from, df.to, df.desc = to, "", "after "+describeRange(year, month)
+		case "before", "until", "till", "prior":
+			df.from, df.to, df.desc = "", from, "before "+describeRange(year, month)
+		case "between":
+			if i+2 < len(t) && (t[i+1].low == "and" || t[i+1].low == "to") && isYear(t[i+2]) {
+				_, to2 := yearRange(int(t[i+2].num), 0)
+				df.to, df.desc = to2, "between "+t[i].raw+" and "+t[i+2].raw
+				a.cues[i+1], a.cues[i+2] = cueFiller, cueDate
+				i += 2
+			}
+		}
+		if start > 0 && (prep == "since" || prep == "after" || prep == "before" || prep == "between" || prep == "until" || prep == "till" || prep == "from") {
+			a.cues[start-1] = cueFiller
+		}
+		a.dates = append(a.dates, df)
+	}
+}
+
+func yearRange(year, month int) (string, string) {
+	if month == 0 {
+		return pad4(year) + "-01-01", pad4(year+1) + "-01-01"
+	}
+	y2, m2 := year, month+1
+	if m2 == 13 {
+		y2, m2 = year+1, 1
+	}
+	return pad4(year) + "-" + pad2(month) + "-01", pad4(y2) + "-" + pad2(m2) + "-01"
+}
+
+func describeRange(year, month int) string {
+	if month == 0 {
+		return pad4(year)
+	}
+	return monthNames[month-1] + " " + pad4(year)
+}
+
+var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+
+func pad4(n int) string {
+	s := itoa(n)
+	for len(s) < 4 {
+		s = "0" + s
+	}
+	return s
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + itoa(n)
+	}
+	return itoa(n)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// linkable reports whether token i may be part of a schema or value
+// mention.
+func (a *analysis) linkable(i int) bool {
+	switch a.cues[i] {
+	case cueNone, cueFiller:
+		return true
+	case cueAgg:
+		// "total" is also the name of many columns.
+		return a.toks[i].low == "total" || a.toks[i].low == "sum"
+	case cueList:
+		return a.toks[i].low == "name"
+	case cueBucket:
+		return false
+	}
+	return false
+}
+
+// linkValues finds the longest phrases of the question that are values of
+// indexed columns.
+func (ix *index) linkValues(a *analysis) {
+	t := a.toks
+	n := len(t)
+	for i := 0; i < n; i++ {
+		if a.at[i] >= 0 {
+			continue
+		}
+		for l := min(ix.values.longest+2, n-i); l >= 1; l-- {
+			// Spans are made of linkable tokens (a quoted phrase always is).
+			ok := true
+			for k := i; k < i+l; k++ {
+				if a.at[k] >= 0 || (!a.linkable(k) && t[k].quote == 0) {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			// A quoted phrase is matched whole or not at all.
+			if t[i].quote > 0 && (i > 0 && t[i-1].quote == t[i].quote || i+l < n && t[i+l-1].quote == t[i+l].quote) {
+				continue
+			}
+			key, words := spanKey(t[i : i+l])
+			if words == 0 {
+				continue
+			}
+			refs := ix.values.byKey[key]
+			if len(refs) == 0 {
+				continue
+			}
+			// A single common word is a value only when it can be nothing
+			// else: never a function word or a number; a generic word only
+			// in a short list of codes (statuses, types).
+			quoted := t[i].quote > 0
+			if l == 1 && !quoted {
+				w := t[i]
+				if w.isNum || functionWords[w.low] || len(w.low) < 2 {
+					continue
+				}
+				enum := false
+				for _, r := range refs {
+					if r.col.distinct > 0 && r.col.distinct <= 60 {
+						enum = true
+					}
+				}
+				if !enum && !w.upper && (fillers[w.low] || fillerStems[w.stem]) {
+					continue
+				}
+				// "shipping cost", "ship country": the word starts or ends a
+				// schema name, which wins over a lone code.
+				if !w.upper && ix.partOfName(a, i) {
+					continue
+				}
+				// "customers with a phone": after have/with/without, a word
+				// that names a column is that column, not a code.
+				if k := i - 1; k >= 0 && ix.schemaWord(w.stem) {
+					if a.cues[k] == cueFiller && k > 0 && a.cues[k-1] == cueExists || a.cues[k] == cueExists {
+						continue
+					}
+				}
+			}
+			if !quoted && l > 1 && (functionWords[t[i].low] || functionWords[t[i+l-1].low]) && !t[i].upper {
+				continue
+			}
+			upper := false
+			for k := i; k < i+l; k++ {
+				if t[k].upper {
+					upper = true
+				}
+			}
+			m := &mention{start: i, end: i + l, value: true}
+			// Group the refs by column.
+			byCol := map[*colInfo]*cand{}
+			var order []*colInfo
+			for _, r := range refs {
+				c := byCol[r.col]
+				if c == nil {
+					c = &cand{t: r.col.tab, c: r.col, score: 1}
+					byCol[r.col] = c
+					order = append(order, r.col)
+				}
+				c.vals = append(c.vals, r)
+			}
+			for _, col := range order {
+				c := byCol[col]
+				// Short code lists (statuses, types) are what people filter
+				// by; long lists of names need a capital or quotes.
+				switch {
+				case quoted:
+					c.score = 1.2
+				case col.distinct > 0 && col.distinct <= 60:
+					c.score = 1.0
+				case upper || l > 1:
+					c.score = 0.9
+				default:
+					c.score = 0.5
+				}
+				// The name of a thing others point at (an artist, a
+				// category) is a likelier reading than the same words in a
+				// free-text column (a credits list).
+				isLabel := len(col.tab.label) == 1 && col.tab.label[0] == col
+				if isLabel && len(col.tab.in) > 0 {
+					c.score += 0.15
+				} else if !isLabel && col.distinct > 300 {
+					c.score -= 0.15
+				}
+				m.cands = append(m.cands, c)
+			}
+			m.strong = quoted || upper || l > 1
+			for _, c := range m.cands {
+				if c.score >= 1.0 {
+					m.strong = true
+				}
+			}
+			sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
+			// A weak single word that is also a schema word is left to the
+			// schema ("phone" the column, not "phone" the sales route), unless
+			// the column is a short code list.
+			if !m.strong && ix.schemaWord(t[i].stem) {
+				continue
+			}
+			a.addMention(m)
+			i += l - 1
+			break
+		}
+	}
+}
+
+// partOfName reports whether token i, with its neighbour, names a table or
+// column ("shipping cost", "ship country").
+func (ix *index) partOfName(a *analysis, i int) bool {
+	t := a.toks
+	for _, span := range [][2]int{{i, i + 2}, {i - 1, i + 1}} {
+		if span[0] < 0 || span[1] > len(t) {
+			continue
+		}
+		ok := true
+		for k := span[0]; k < span[1]; k++ {
+			if t[k].isNum || t[k].sym || functionWords[t[k].low] || a.cues[k] != cueNone && a.cues[k] != cueFiller {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		if ix.nameOnlyScore(t[span[0]:span[1]]) >= 0.6 {
+			return true
+		}
+	}
+	return false
+}
+
+// nameOnlyScore is the best score of a span against table and column
+// names, comments left out.
+func (ix *index) nameOnlyScore(span []token) float64 {
+	best := 0.0
+	for _, tb := range ix.s.tables {
+		best = max(best, nameScore(span, tb.words, nil))
+		for _, c := range tb.cols {
+			if c.kind == kindID && c.fk == nil {
+				continue
+			}
+			best = max(best, nameScore(span, trimID(c.words), nil))
+			if c.kind != kindBool {
+				best = max(best, qualifiedScore(span, tb.words, trimID(c.words)))
+			}
+		}
+	}
+	return best
+}
+
+// spanKey is textKey for tokens.
+func spanKey(ts []token) (string, int) {
+	parts := make([]string, 0, len(ts))
+	for _, t := range ts {
+		if t.stem == "and" || t.sym {
+			continue
+		}
+		parts = append(parts, t.stem)
+	}
+	return strings.Join(parts, " "), len(parts)
+}
+
+func (a *analysis) addMention(m *mention) {
+	idx := len(a.ments)
+	a.ments = append(a.ments, m)
+	for k := m.start; k < m.end; k++ {
+		a.at[k] = idx
+	}
+	sort.SliceStable(a.ments, func(i, j int) bool { return a.ments[i].start < a.ments[j].start })
+	a.reindex()
+}
+
+// reindex rebuilds the token → mention map.
+func (a *analysis) reindex() {
+	for k := range a.at {
+		a.at[k] = -1
+	}
+	for mi, mm := range a.ments {
+		for k := mm.start; k < mm.end; k++ {
+			a.at[k] = mi
+		}
+		for _, k := range mm.extra {
+			a.at[k] = mi
+		}
+	}
+}
+
+// linkSchema links the remaining words to tables and columns.
+func (ix *index) linkSchema(a *analysis) {
+	t := a.toks
+	n := len(t)
+	for i := 0; i < n; i++ {
+		if a.at[i] >= 0 || !a.linkable(i) || t[i].sym || t[i].isNum {
+			continue
+		}
+		var best *mention
+		bestScore := 0.0
+		for l := min(4, n-i); l >= 1; l-- {
+			ok := true
+			for k := i; k < i+l; k++ {
+				// Spans are runs of content words: no number, no function
+				// word, no filler that names nothing in the schema.
+				if a.at[k] >= 0 || !a.linkable(k) || t[k].isNum || t[k].sym || functionWords[t[k].low] ||
+					a.cues[k] == cueFiller && !ix.schemaWord(t[k].stem) {
+					ok = false
+					break
+				}
+				// "total fine": an aggregate word only ends a name
+				// ("invoice total"), it never starts one.
+				if l > 1 && k < i+l-1 && a.cues[k] == cueAgg {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			cands := ix.schemaCands(t[i : i+l])
+			if l == 1 && a.cues[i] == cueAgg {
+				// "total" names a column only when one is called that.
+				var exact []*cand
+				for _, c := range cands {
+					if c.c != nil && len(c.c.words) == 1 && c.c.words[0] == t[i].stem {
+						exact = append(exact, c)
+					}
+				}
+				cands = exact
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			s := cands[0].score * (1 + 0.3*float64(l-1))
+			if best == nil || s > bestScore+1e-9 {
+				best = &mention{start: i, end: i + l, cands: cands}
+				bestScore = s
+			}
+		}
+		if best != nil {
+			a.addMention(best)
+			i = best.end - 1
+		}
+	}
+}
+
+// mergeMentions joins two nearby mentions that together name one column
+// better than either alone: "copies … on hand" → copies_on_hand,
+// "cities … born" → birth_city. Only fillers may lie between them; a value mention
+// joins only when it is a single lower-case word.
+func (ix *index) mergeMentions(a *analysis) {
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i+1 < len(a.ments) && !changed; i++ {
+			m1, m2 := a.ments[i], a.ments[i+1]
+			if m2.start-m1.end > 4 || (m1.value && m2.value) {
+				continue
+			}
+			between := true
+			for k := m1.end; k < m2.start; k++ {
+				if a.cues[k] != cueFiller {
+					between = false
+				}
+			}
+			// "product price": a table name directly before a noun names
+			// that table's column; "tracks composed by" does not.
+			// English compounds take the modifier in the singular: "product
+			// price" is a compound, "products cost" a subject and a verb.
+			mod := a.toks[m1.end-1].low
+			compound := m2.start == m1.end && !m1.value && !m2.value && !strings.HasSuffix(a.toks[m2.start].low, "ed") &&
+				singularOf(mod) == mod
+			if !between || !compound && (!mergeable(a, m1) || !mergeable(a, m2)) {
+				continue
+			}
+			var content []token
+			for k := m1.start; k < m1.end; k++ {
+				content = append(content, a.toks[k])
+			}
+			for k := m2.start; k < m2.end; k++ {
+				content = append(content, a.toks[k])
+			}
+			cands := ix.schemaCands(content)
+			if len(cands) == 0 {
+				continue
+			}
+			best := 0.0
+			for _, m := range []*mention{m1, m2} {
+				if !m.value && len(m.cands) > 0 {
+					best = max(best, m.cands[0].score)
+				}
+			}
+			if compound && len(m2.cands) > 0 && cands[0].c != nil && cands[0].c.tab == m1.cands[0].entity() {
+				// Judged against the head noun: "price" alone.
+				best = m2.cands[0].score
+			}
+			// Only column readings merge: two tables side by side are two
+			// things.
+			if cands[0].c == nil || cands[0].score*1.1 <= best+0.05 {
+				continue
+			}
+			merged := &mention{start: m1.start, end: m2.end, cands: cands}
+			a.ments = append(a.ments[:i], append([]*mention{merged}, a.ments[i+2:]...)...)
+			a.reindex()
+			changed = true
+		}
+	}
+	// A free word nearby may complete a column name: "cities … billed" is
+	// the billing city, "cities … born in" the birth city.
+	for _, m := range a.ments {
+		if m.value || len(m.cands) == 0 {
+			continue
+		}
+		best := m.cands[0].score
+		for k := max(0, m.start-5); k < min(len(a.toks), m.end+5); k++ {
+			if a.at[k] >= 0 || functionWords[a.toks[k].low] || a.toks[k].isNum || a.toks[k].sym || (a.cues[k] != cueNone && a.cues[k] != cueFiller) {
+				continue
+			}
+			var content []token
+			for j := m.start; j < m.end; j++ {
+				content = append(content, a.toks[j])
+			}
+			content = append(content, a.toks[k])
+			cands := ix.schemaCands(content)
+			if len(cands) == 0 || cands[0].c == nil || cands[0].score*1.1 <= best+0.05 {
+				continue
+			}
+			m.cands = cands
+			m.extra = append(m.extra, k)
+			best = cands[0].score
+			a.reindex()
+		}
+	}
+}
+
+func mergeable(a *analysis, m *mention) bool {
+	if !m.value {
+		// A table named exactly is a thing of its own ("tracks composed
+		// by …" is not the composer column).
+		return len(m.cands) == 0 || m.cands[0].c != nil || m.cands[0].score < 1.15
+	}
+	return m.end-m.start == 1 && !a.toks[m.start].upper && a.toks[m.start].quote == 0
+}
+
+// absorbValueNames: a table or column named right next to a value says
+// where the value is: "the Fiction shelf", "genre Poetry", "status
+// delivered". The reading in that table wins and the name is absorbed.
+func (ix *index) absorbValueNames(a *analysis) {
+	for i, m := range a.ments {
+		if !m.value || m.absorbed {
+			continue
+		}
+		for _, j := range []int{i + 1, i - 1} {
+			if j < 0 || j >= len(a.ments) || a.ments[j].value || a.ments[j].absorbed {
+				continue
+			}
+			o := a.ments[j]
+			lo, hi := m.end, o.start
+			if j < i {
+				lo, hi = o.end, m.start
+			}
+			if hi-lo > 1 || hi-lo == 1 && !functionWords[a.toks[lo].low] && !namingWords[a.toks[lo].low] {
+				continue
+			}
+			// A table name must touch the value ("the Fiction shelf",
+			// "course called Algebra"): "books by Tolkien" relates
+			// two things. A column name may sit across a preposition
+			// ("composed by", "billed to").
+			tableOK := hi == lo || namingWords[a.toks[lo].low] || a.toks[lo].low == "the"
+			hit := false
+			for _, vc := range m.cands {
+				for _, sc := range o.cands {
+					if sc.score < o.cands[0].score-0.2 {
+						break
+					}
+					isLabel := len(vc.c.tab.label) == 1 && vc.c.tab.label[0] == vc.c
+					byTable := tableOK && isLabel && (sc.c == nil && sc.t == vc.c.tab || sc.c != nil && sc.c.fk != nil && sc.c.fk.to == vc.c.tab)
+					if byTable || sc.c == vc.c {
+						vc.score += 0.5
+						vc.boosted = true
+						hit = true
+						break
+					}
+				}
+			}
+			if hit {
+				o.absorbed = true
+				o.used = true
+				sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
+				break
+			}
+		}
+	}
+}
+
+// namingWords introduce a name: "a course called Algebra".
+var namingWords = map[string]bool{"called": true, "named": true, "titled": true, "entitled": true}
+
+// absorbValueWords: a lone lower-case code word next to another value whose
+// column it names is part of that phrase, not a filter of its own:
+// "shipped to Peru" is the ship country Peru, not status "shipped".
+func (ix *index) absorbValueWords(a *analysis) {
+	for i, m := range a.ments {
+		if !m.value || !mergeable(a, m) {
+			continue
+		}
+		st := a.toks[m.start].stem
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(a.ments) || !a.ments[j].value {
+				continue
+			}
+			o := a.ments[j]
+			gap := o.start - m.end
+			if j < i {
+				gap = m.start - o.end
+			}
+			if gap > 2 {
+				continue
+			}
+			hit := false
+			for _, c := range o.cands {
+				ws := c.c.words
+				if len(c.c.tab.label) == 1 && c.c.tab.label[0] == c.c {
+					// "shipped by Acme Post": the shipper's name.
+					ws = append(append([]string(nil), ws...), c.c.tab.words...)
+				}
+				for _, w := range ws {
+					if wordMatch(st, w) >= 0.7 {
+						c.score += 0.2
+						c.boosted = true
+						hit = true
+						break
+					}
+				}
+			}
+			if hit {
+				m.absorbed = true
+				m.used = true
+				sort.SliceStable(o.cands, func(x, y int) bool { return o.cands[x].score > o.cands[y].score })
+				break
+			}
+		}
+	}
+}
+
+// schemaWord reports whether a stem names some table or column (exactly or
+// as a synonym).
+func (ix *index) schemaWord(s string) bool {
+	return ix.words[s]
+}
+
+// schemaCands scores every table and column against a span of tokens.
+// Every content token of the span must match a word of the name.
+func (ix *index) schemaCands(span []token) []*cand {
+	var out []*cand
+	var content []token
+	for _, t := range span {
+		if !fillers[t.low] || ix.schemaWord(t.stem) {
+			content = append(content, t)
+		}
+	}
+	if len(content) == 0 {
+		return nil
+	}
+	for _, tb := range ix.s.tables {
+		if sc := nameScore(content, tb.words, nil); sc > 0 {
+			if tb.view {
+				sc -= 0.15
+			}
+			out = append(out, &cand{t: tb, score: sc})
+		}
+		for _, c := range tb.cols {
+			if c.kind == kindBlob {
+				continue
+			}
+			words := c.words
+			if c.kind == kindID && c.fk == nil && !c.isPK && !c.selfRef {
+				continue
+			}
+			if c.isPK && c.kind == kindID && c.fk == nil {
+				// "order id", "invoice number": the key itself.
+				continue
+			}
+			sc := nameScore(content, trimID(words), c.comment)
+			if dw := c.dateWords(); dw != nil {
+				if d := nameScore(content, dw, nil); d > sc {
+					sc = d
+				}
+			}
+			// Qualified by the table name: "invoice total", "review rating"
+			// (not flags: "overdue loans" are loans that are).
+			if q := qualifiedScore(content, tb.words, trimID(words)); q > sc && c.kind != kindBool {
+				sc = q
+			}
+			if c.fk != nil {
+				// "authors" names the table better than author_id.
+				sc *= 0.92
+			}
+			if sc > 0 {
+				if tb.view {
+					sc -= 0.15
+				}
+				out = append(out, &cand{t: tb, c: c, score: sc})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	// Keep the close ones.
+	if len(out) > 0 {
+		top := out[0].score
+		k := 0
+		for k < len(out) && out[k].score >= top-0.35 && out[k].score >= 0.45 {
+			k++
+		}
+		out = out[:k]
+	}
+	return out
+}
+
+// trimID drops a trailing "id" word: author_id names an author.
+func trimID(words []string) []string {
+	if len(words) > 1 && words[len(words)-1] == "id" {
+		return words[:len(words)-1]
+	}
+	return words
+}
+
+// nameScore: how well the content tokens name a schema name. Every token
+// must match a distinct name word; the score is the matched share of the
+// name, plus a bonus when the name's last word (its head noun) matched.
+// A column comment can stand in for the name when every token matches it,
+// for less.
+func nameScore(content []token, words, comment []string) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	usedW := make([]bool, len(words))
+	total := 0.0
+	headHit := false
+	ok := true
+	for _, t := range content {
+		bestW, bestS := -1, 0.0
+		for wi, w := range words {
+			if usedW[wi] {
+				continue
+			}
+			if s := wordMatch(t.stem, w); s > bestS {
+				bestW, bestS = wi, s
+			}
+		}
+		if bestW < 0 {
+			ok = false
+			break
+		}
+		usedW[bestW] = true
+		total += bestS
+		if bestW == len(words)-1 {
+			headHit = true
+		}
+	}
+	score := 0.0
+	if ok {
+		score = total / float64(max(len(words), len(content)))
+		if headHit {
+			score += 0.2
+		} else {
+			score *= 0.6
+		}
+	}
+	if len(comment) > 0 {
+		ct := 0.0
+		for _, t := range content {
+			m := commentMatch(t.stem, comment)
+			if m == 0 {
+				ct = 0
+				break
+			}
+			ct += m
+		}
+		if cs := 0.7 * ct / float64(len(content)); cs > score {
+			score = cs
+		}
+	}
+	return score
+}
+
+func commentMatch(s string, comment []string) float64 {
+	best := 0.0
+	for _, w := range comment {
+		if m := wordMatch(s, w); m > best {
+			best = m
+		}
+	}
+	return best
+}
+
+// qualifiedScore matches "table words + column words" ("invoice total")
+// when the span names both.
+func qualifiedScore(content []token, tableWords, colWords []string) float64 {
+	if len(content) < 2 {
+		return 0
+	}
+	// The column name may already start with the table's words.
+	if len(colWords) >= len(tableWords) && sameWords(colWords[:len(tableWords)], tableWords) {
+		return 0
+	}
+	all := append(append([]string(nil), tableWords...), colWords...)
+	s := nameScore(content, all, nil)
+	// At least one column word must be named.
+	hitCol := false
+	for _, t := range content {
+		for _, w := range colWords {
+			if wordMatch(t.stem, w) > 0 {
+				hitCol = true
+			}
+		}
+	}
+	if !hitCol {
+		return 0
+	}
+	return s
+}
+
+// findUnknown lists content words that are neither cues, fillers nor
+// linked.
+func (a *analysis) findUnknown() {
+	for i, t := range a.toks {
+		if a.at[i] >= 0 || t.sym || t.isNum {
+			continue
+		}
+		if a.cues[i] != cueNone {
+			continue
+		}
+		if fillers[t.low] || fillerStems[t.stem] {
+			continue
+		}
+		a.unknown = append(a.unknown, i)
+	}
+}

@@ -1,0 +1,587 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// countTotal: "how many units do we have in stock in total" — a count cue
+// whose thing is a measure summed by "in total".
+func (b *builder) countTotal(countPos, aggPos int) bool {
+	m := b.mentionAfter(countPos+1, 3, false)
+	if m == nil {
+		return true
+	}
+	for _, c := range m.cands {
+		if c.c != nil && c.c.kind == kindNumber {
+			return false
+		}
+	}
+	return true
+}
+
+// groupMentions finds "per X", "each X", "by X", "for every X".
+func (b *builder) groupMentions(superPos int) []*mention {
+	var out []*mention
+	for i, c := range b.a.cues {
+		if c != cueGroup {
+			continue
+		}
+		// "list every shipper": every one of them, not a grouping.
+		if i > 0 && b.a.cues[i-1] == cueList || i > 1 && b.a.cues[i-2] == cueList && b.a.cues[i-1] == cueFiller {
+			b.explained[i] = true
+			continue
+		}
+		m := b.mentionAfter(i, 3, true)
+		if m == nil || m.value {
+			continue
+		}
+		// "top 3 customers by number of orders": ranking, not grouping.
+		if b.a.toks[i].low == "by" && (superPos >= 0 || b.a.topN > 0) && i > superPos {
+			continue
+		}
+		b.role[m] = "group"
+		b.explained[i] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// count: how many X [filters] [per G].
+func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string {
+	a := b.a
+	var target *mention
+	if countPos >= 0 {
+		for i := countPos; i < len(a.toks) && a.cues[i] == cueCount; i++ {
+			b.explained[i] = true
+			countPos = i
+		}
+		target = b.mentionAfter(countPos, 4, false)
+		// "how many overdue loans": the flag describes the thing
+		// counted, which is the next table named.
+		if target != nil && isFlag(target) {
+			if next := b.mentionAfter(target.end-1, 3, false); next != nil && hasTable(next) {
+				target = next
+			}
+		}
+	} else {
+		// "Orders per year": the first thing named.
+		for _, m := range a.ments {
+			if !m.value && b.role[m] == "" {
+				target = m
+				break
+			}
+		}
+	}
+	if target == nil {
+		return "I could not tell what to count."
+	}
+	p := b.p
+	p.agg = aggCount
+	p.shape = "count"
+	// "how many different cities do members come from": count the
+	// distinct values of the thing in the table of another mention.
+	if distinct {
+		b.explained[b.first(cueDistinct)] = true
+		var other *mention
+		for _, m := range a.ments {
+			if m != target && !m.value && b.role[m] == "" && m.start > target.start && hasTable(m) {
+				other = m
+				break
+			}
+		}
+		if other != nil {
+			oc := b.chooseBase(other, func(c *cand) bool { return c.c == nil })
+			if oc != nil {
+				base := oc.t
+				// The target as a column of base.
+				tc := b.pickFor(base, target, func(c *cand) bool { return c.c != nil && c.c.tab == base || c.c == nil && fkTo(base, c.t) != nil })
+				if tc != nil {
+					col := tc.c
+					if col == nil {
+						col = fkTo(base, tc.t)
+					}
+					p.base, p.aggCol, p.distinct = base, col, true
+					p.subject = colNoun(col)
+					p.shape = "distinct"
+					b.use(target, "measure")
+					b.use(other, "base")
+					b.useCol(col)
+					return b.groups(groupMs)
+				}
+			}
+		}
+	}
+	c := b.chooseBase(target, nil)
+	if c == nil {
+		return "I could not tell what to count."
+	}
+	b.use(target, "measure")
+	switch {
+	case c.c == nil:
+		p.base = c.t
+		p.subject = strings.Join(c.t.raw, " ")
+	case c.c.kind == kindNumber && !distinct:
+		// "How many units are in stock": a sum.
+		p.base, p.agg, p.aggCol = c.c.tab, aggSum, c.c
+		p.subject = words(c.c)
+		p.shape = "aggregate"
+		b.useCol(c.c)
+	case c.c.fk != nil && !distinct:
+		p.base = c.c.fk.to
+		p.subject = strings.Join(c.c.fk.to.raw, " ")
+	default:
+		p.base, p.aggCol, p.distinct = c.c.tab, c.c, true
+		p.subject = colNoun(c.c)
+		p.shape = "distinct"
+		b.useCol(c.c)
+	}
+	if distinct && p.aggCol == nil {
+		p.shape = "distinct"
+	}
+	return b.groups(groupMs)
+}
+
+// isFlag: the mention's best reading is a yes/no column.
+func isFlag(m *mention) bool {
+	return !m.value && len(m.cands) > 0 && m.cands[0].c != nil && m.cands[0].c.kind == kindBool
+}
+
+func hasTable(m *mention) bool {
+	for _, c := range m.cands {
+		if c.c == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// fkTo returns base's foreign key column pointing at t, if exactly one.
+func fkTo(base, t *tableInfo) *colInfo {
+	var found *colInfo
+	for _, e := range base.out {
+		if e.to == t {
+			if found != nil {
+				return nil
+			}
+			found = e.fromCol
+		}
+	}
+	return found
+}
+
+func words(c *colInfo) string { return strings.Join(c.raw, " ") }
+
+// colNoun names what a column's values are: the table a key points at
+// ("team" for team_id), else the column's words.
+func colNoun(c *colInfo) string {
+	if c.fk != nil {
+		return strings.Join(c.fk.to.raw, " ")
+	}
+	return words(c)
+}
+
+// colPhrase names a column in an answer: the label of another table is
+// that table ("team is Ajax", not "name is Ajax").
+func colPhrase(c *colInfo, base *tableInfo) string {
+	if c.tab != base && len(c.tab.label) == 1 && c.tab.label[0] == c {
+		return singularOf(strings.Join(c.tab.raw, " "))
+	}
+	return words(c)
+}
+
+// aggregate: average/total/max/min of a column [filters] [per G].
+func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
+	a := b.a
+	fn := a.aggAt[aggPos]
+	b.explained[aggPos] = true
+	// The measured column: the mention after the cue; else the nearest
+	// other number named ("how many units … in total"); else the cue itself
+	// when it names a column ("the total of all invoices").
+	var target *mention
+	if m := b.mentionAfter(aggPos, 3, false); m != nil && isNumericMention(m) {
+		target = m
+	}
+	if target == nil {
+		own := b.mentionAt(aggPos)
+		bestDist := 1 << 30
+		for _, m := range a.ments {
+			if m == own || b.role[m] != "" || !isNumericMention(m) {
+				continue
+			}
+			d := m.start - aggPos
+			if d < 0 {
+				d = aggPos - m.end + 1
+			}
+			if d < bestDist {
+				target, bestDist = m, d
+			}
+		}
+		if target == nil && own != nil && isNumericMention(own) {
+			target = own
+		}
+	}
+	if target != nil {
+		// "how many units … in total", "average number of units": the
+		// count words name the number right after them.
+		if cp := b.first(cueCount); cp >= 0 {
+			last := cp
+			for last+1 < len(a.cues) && a.cues[last+1] == cueCount {
+				last++
+			}
+			if m := b.mentionAfter(last, 1, false); m == target {
+				for k := cp; k <= last; k++ {
+					b.explained[k] = true
+				}
+			}
+		}
+	}
+	if target == nil && len(groupMs) > 0 && (fn == aggAvg || fn == aggMax || fn == aggMin) {
+		// "Average number of books per author": count per group, then
+		// average the counts.
+		if m := b.mentionAfter(aggPos, 4, false); m != nil && hasTable(m) {
+			c := b.chooseBase(m, func(c *cand) bool { return c.c == nil })
+			if c != nil {
+				for i, cu := range a.cues {
+					if cu == cueCount {
+						b.explained[i] = true
+					}
+				}
+				b.use(m, "measure")
+				p := b.p
+				p.base, p.agg, p.outer = c.t, aggCount, fn
+				p.subject = strings.Join(c.t.raw, " ")
+				p.shape = "aggregate"
+				if why := b.groups(groupMs); why != "" {
+					return why
+				}
+				if len(p.groups) != 1 {
+					return "I could not tell what to average over."
+				}
+				return ""
+			}
+		}
+	}
+	if target == nil {
+		return "I could not tell which number to compute the " + fn.word() + " of."
+	}
+	c := b.chooseBase(target, func(c *cand) bool { return c.c != nil && c.c.kind == kindNumber })
+	if c == nil {
+		return "I could not tell which number to compute the " + fn.word() + " of."
+	}
+	b.use(target, "measure")
+	b.measure = b.span(target)
+	p := b.p
+	p.base, p.agg, p.aggCol = c.c.tab, fn, c.c
+	p.subject = words(c.c)
+	p.shape = "aggregate"
+	b.useCol(c.c)
+	// A second aggregate word naming the same thing ("total" in "average
+	// invoice total") is part of the name.
+	return b.groups(groupMs)
+}
+
+// groups resolves the group mentions and time buckets against the base.
+func (b *builder) groups(groupMs []*mention) string {
+	p := b.p
+	for _, m := range groupMs {
+		// Group by things and labels; a raw date or number only when
+		// named exactly ("per rating"), never by a near miss.
+		c := b.pickFor(p.base, m, func(c *cand) bool {
+			t := tableOf(c)
+			if e := c.entity(); e != nil {
+				t = e
+			}
+			if c.c != nil && c.c.fk == nil && (c.c.kind == kindDate || c.c.kind == kindNumber) && c.score < 1.15 {
+				return false
+			}
+			steps, ok := b.ix.s.path(p.base, t)
+			return ok && allForward(steps)
+		})
+		if c == nil && p.agg == aggCount && p.aggCol == nil {
+			// "How many students are in each course": count the rows of
+			// the link table between them.
+			for _, gc := range m.cands {
+				if e := gc.entity(); e != nil {
+					if j := b.ix.s.junctionBetween(p.base, e); j != nil {
+						p.base = j
+						c = gc
+						break
+					}
+				}
+			}
+		}
+		if c == nil {
+			what := b.measure
+			if what == "" {
+				what = strings.Join(p.base.raw, " ")
+			}
+			return fmt.Sprintf("I could not connect %q to %q (in %s): no chain of foreign keys joins them.", b.span(m), what, p.base.name)
+		}
+		b.use(m, "group")
+		e := c.entity()
+		switch {
+		case e == p.base:
+			// "average shipping cost per order": per row of the base is
+			// no grouping at all.
+		case e != nil:
+			p.groups = append(p.groups, group{entity: e})
+			b.tabs = append(b.tabs, e)
+			if c.c != nil {
+				b.useCol(c.c)
+			}
+		default:
+			p.groups = append(p.groups, group{col: c.c})
+			b.useCol(c.c)
+		}
+	}
+	for _, bc := range b.a.buckets {
+		dc := b.dateColumn(bc.pos)
+		if dc == nil {
+			return "I could not find a date to group " + strings.Join(p.base.raw, " ") + " by " + unitAlias(bc.unit) + "."
+		}
+		p.groups = append(p.groups, group{col: dc, unit: bc.unit})
+		b.useCol(dc)
+	}
+	if len(p.groups) > 0 {
+		if p.shape != "distinct" {
+			p.shape = "group"
+		}
+		hasBucket := false
+		for _, g := range p.groups {
+			if g.unit != unitNone {
+				hasBucket = true
+			}
+		}
+		if hasBucket {
+			p.shape = "time"
+			p.order = orderKey{set: true, bucket: true}
+		} else if !p.order.set {
+			p.order = orderKey{set: true, measure: true, desc: true}
+		}
+		if p.agg == aggNone {
+			p.agg = aggCount
+		}
+	}
+	return ""
+}
+
+// dateColumn chooses the date a time word refers to: a date column named
+// before pos, else the main date of the nearest table named before it,
+// else the base's main date.
+func (b *builder) dateColumn(pos int) *colInfo {
+	p := b.p
+	reach := func(t *tableInfo) bool {
+		_, ok := b.ix.s.path(p.base, t)
+		return ok
+	}
+	var best *colInfo
+	bestDist := 1 << 30
+	for _, m := range b.a.ments {
+		if m.value {
+			continue
+		}
+		d := pos - m.end
+		if d < 0 {
+			d = -d + 3 // after the year: weaker
+		}
+		for _, c := range m.cands {
+			var dc *colInfo
+			switch {
+			case c.c != nil && c.c.kind == kindDate:
+				dc = c.c
+				d -= 2
+			case c.c == nil && c.t.mainDate != nil:
+				dc = c.t.mainDate
+			}
+			if dc != nil && reach(dc.tab) && d < bestDist {
+				best, bestDist = dc, d
+				if b.role[m] == "" {
+					b.role[m] = "date"
+					m.used = true
+				}
+			}
+		}
+	}
+	if best != nil {
+		return best
+	}
+	if p.base.mainDate != nil {
+		return p.base.mainDate
+	}
+	// A table the base reaches many-to-one ("customers" → their orders?
+	// no: only parents, whose dates describe the base's rows).
+	return nil
+}
+
+func (b *builder) list(listPos int, distinct bool) string {
+	a := b.a
+	p := b.p
+	var entity *mention
+	if listPos >= 0 {
+		b.explained[listPos] = true
+		entity = b.mentionAfter(listPos, 5, false)
+	}
+	// Prefer a table mention: "show the titles of all poetry books"; a
+	// column named with its table ("product names") lists that table.
+	var cols []*mention
+	var colTable *tableInfo
+	if entity != nil && !hasTable(entity) {
+		cols = append(cols, entity)
+		if q := qualifiedTable(a, entity); q != nil {
+			colTable = q
+		}
+		entity = nil
+	}
+	if entity == nil && colTable == nil {
+		for _, m := range a.ments {
+			if !m.value && b.role[m] == "" && hasTable(m) {
+				entity = m
+				break
+			}
+		}
+	}
+	if entity == nil && colTable == nil && len(cols) == 0 {
+		// "Who are the sales support agents": the rows that hold the
+		// value named.
+		for _, m := range a.ments {
+			if m.value && !m.absorbed && len(m.cands) > 0 {
+				colTable = m.cands[0].c.tab
+				break
+			}
+		}
+	}
+	if colTable != nil {
+		p.base = colTable
+		p.subject = strings.Join(colTable.raw, " ")
+		p.shape = "list"
+		for _, cm := range cols {
+			c := b.pickFor(colTable, cm, func(c *cand) bool { return c.c != nil && c.c.tab == colTable })
+			if c == nil {
+				return "I could not tell what to list."
+			}
+			b.use(cm, "show")
+			p.show = append(p.show, c.c)
+			b.useCol(c.c)
+		}
+		if len(p.show) == 0 {
+			p.show = append(p.show, colTable.label...)
+		}
+		p.distinct = distinct
+		return ""
+	}
+	if entity == nil && len(cols) > 0 {
+		// "What cities do we ship to": distinct values of a column.
+		c := b.chooseBase(cols[0], nil)
+		if c == nil || c.c == nil {
+			return "I could not tell what to list."
+		}
+		b.use(cols[0], "show")
+		p.base = c.c.tab
+		p.show = []*colInfo{c.c}
+		p.distinct = true
+		p.subject = words(c.c)
+		p.shape = "list"
+		b.useCol(c.c)
+		return ""
+	}
+	if entity == nil {
+		return "I could not tell what to count or list."
+	}
+	ec := b.chooseBase(entity, func(c *cand) bool { return c.c == nil || c.c.fk != nil })
+	if ec == nil {
+		return "I could not tell what to list."
+	}
+	b.use(entity, "entity")
+	t := ec.t
+	if e := ec.entity(); e != nil {
+		t = e
+	}
+	p.base = t
+	p.subject = strings.Join(t.raw, " ")
+	p.shape = "list"
+	for _, cm := range cols {
+		c := b.pickFor(t, cm, func(c *cand) bool {
+			if c.c == nil {
+				return false
+			}
+			steps, ok := b.ix.s.path(t, c.c.tab)
+			return ok && allForward(steps)
+		})
+		if c == nil {
+			return couldNotConnect(b.span(cm), p.subjectName(), "")
+		}
+		b.use(cm, "show")
+		if strings.EqualFold(c.c.name, "name") && c.c.tab == t {
+			continue // the label covers it
+		}
+		p.show = append(p.show, c.c)
+		b.useCol(c.c)
+	}
+	p.show = append(append([]*colInfo(nil), t.label...), p.show...)
+	if distinct {
+		p.distinct = true
+	}
+	return b.sortBy()
+}
+
+// sortBy applies "sorted by X" to a listing.
+func (b *builder) sortBy() string {
+	a, p := b.a, b.p
+	if a.sortPos == 0 {
+		return ""
+	}
+	m := b.mentionAfter(a.sortPos, 2, false)
+	if m == nil {
+		return "I could not tell what to sort by."
+	}
+	c := b.pickFor(p.base, m, func(c *cand) bool {
+		if c.c == nil {
+			return false
+		}
+		steps, ok := b.ix.s.path(p.base, c.c.tab)
+		return ok && allForward(steps)
+	})
+	if c == nil {
+		return couldNotConnect(b.span(m), p.subjectName(), " to sort by it")
+	}
+	b.use(m, "sort")
+	b.useCol(c.c)
+	desc := false
+	for i, t := range a.toks {
+		if t.low == "descending" || t.low == "desc" || t.low == "reverse" {
+			desc = true
+			b.explained[i] = true
+		}
+	}
+	for i, cu := range a.cues {
+		if cu == cueSort {
+			b.explained[i] = true
+		}
+	}
+	if !containsCol(p.show, c.c) {
+		p.show = append(p.show, c.c)
+	}
+	p.order = orderKey{set: true, col: c.c, desc: desc, sort: true}
+	return ""
+}
+
+// qualifiedTable: the table a column mention names along with the column
+// ("product names" → products), when one reading stands out.
+func qualifiedTable(a *analysis, m *mention) *tableInfo {
+	if len(m.cands) == 0 || m.cands[0].c == nil {
+		return nil
+	}
+	top := m.cands[0]
+	if len(m.cands) > 1 && m.cands[1].score >= top.score-0.05 && m.cands[1].c != nil && m.cands[1].c.tab != top.c.tab {
+		return nil
+	}
+	for k := m.start; k < m.end; k++ {
+		for _, w := range top.c.tab.words {
+			if wordMatch(a.toks[k].stem, w) >= 0.85 && !containsStem(top.c.words, a.toks[k].stem) {
+				return top.c.tab
+			}
+		}
+	}
+	return nil
+}
