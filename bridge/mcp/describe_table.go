@@ -11,9 +11,8 @@ import (
 var describeTable = tool{
 	name: tools.NameDescribeTable,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("table", mcpgo.Required(), mcpgo.MinLength(1),
-			mcpgo.Description("Table or view name, as list_tables shows it (case-insensitive).")),
-		mcpgo.WithOutputSchema[tools.TableDescription](),
+		mcpgo.WithString("table", mcpgo.Required()),
+		outputSchema[tools.TableDescription](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		name, err := a.need("table")

@@ -5,16 +5,14 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
 var explainSQL = tool{
 	name: tools.NameExplainSQL,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("sql", mcpgo.Required(), mcpgo.MinLength(1), mcpgo.MaxLength(guard.MaxSQLBytes),
-			mcpgo.Description("The SELECT, WITH or VALUES statement to explain (without EXPLAIN).")),
-		mcpgo.WithOutputSchema[tools.Plan](),
+		mcpgo.WithString("sql", mcpgo.Required()),
+		outputSchema[tools.Plan](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		sql, err := a.need("sql")

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
 )
@@ -61,11 +61,11 @@ func sizeText(n int) string {
 }
 
 var exportCSV = tool{
-	name: tools.NameExportCSV,
+	name:    tools.NameExportCSV,
+	timeout: exportTimeout + 5*time.Second,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("sql", mcpgo.Required(), mcpgo.MinLength(1), mcpgo.MaxLength(guard.MaxSQLBytes),
-			mcpgo.Description("One SELECT, WITH or VALUES statement whose whole result to export.")),
-		mcpgo.WithOutputSchema[CSVExport](),
+		mcpgo.WithString("sql", mcpgo.Required()),
+		outputSchema[CSVExport](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		sql, err := a.need("sql")

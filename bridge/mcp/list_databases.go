@@ -18,10 +18,10 @@ var listDatabases = tool{
 	doc: tools.Doc{
 		Name:  nameListDatabases,
 		Title: "List databases",
-		Description: "List the databases this server serves, with their labels, table and view counts and total rows. " +
+		Description: "List the databases served: label, file, table and view counts, total rows. " +
 			"Every other tool takes one of these labels as its database argument.",
 	},
-	params: []mcpgo.ToolOption{mcpgo.WithOutputSchema[DatabaseList]()},
+	params: []mcpgo.ToolOption{outputSchema[DatabaseList]()},
 	handle: handleListDatabases,
 }
 

@@ -10,7 +10,7 @@ import (
 
 var listTables = tool{
 	name:   tools.NameListTables,
-	params: []mcpgo.ToolOption{mcpgo.WithOutputSchema[tools.TableList]()},
+	params: []mcpgo.ToolOption{outputSchema[tools.TableList]()},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, _ args) (*mcpgo.CallToolResult, error) {
 		l, err := tools.ListTables(ctx, d)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/tablewise/tablewise/charts"
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
 )
@@ -69,15 +68,13 @@ func (c *ChartResult) Text() string {
 var makeChart = tool{
 	name: tools.NameMakeChart,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("sql", mcpgo.Required(), mcpgo.MinLength(1), mcpgo.MaxLength(guard.MaxSQLBytes),
-			mcpgo.Description("One SELECT, WITH or VALUES statement whose result to draw; aggregate in SQL (GROUP BY) so the chart shows a summary.")),
-		mcpgo.WithString("kind", mcpgo.Enum(answer.Kinds...),
-			mcpgo.Description("Chart kind; leave out to let tablewise choose.")),
-		mcpgo.WithString("x", mcpgo.Description("Result column for the x axis (categories, dates or numbers; the values for a histogram).")),
-		mcpgo.WithString("y", mcpgo.Description("Numeric result column for the y axis (not used by histograms).")),
-		mcpgo.WithString("series", mcpgo.Description("Optional result column whose values split the data into groups (bar, line, scatter).")),
-		mcpgo.WithString("title", mcpgo.MaxLength(200), mcpgo.Description("Optional chart title.")),
-		mcpgo.WithOutputSchema[ChartResult](),
+		mcpgo.WithString("sql", mcpgo.Required()),
+		mcpgo.WithString("kind", mcpgo.Enum(answer.Kinds...)),
+		mcpgo.WithString("x", mcpgo.Description("column (histogram: the values)")),
+		mcpgo.WithString("y", mcpgo.Description("numeric column")),
+		mcpgo.WithString("series", mcpgo.Description("column to group by")),
+		mcpgo.WithString("title", mcpgo.MaxLength(200)),
+		outputSchema[ChartResult](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		sql, err := a.need("sql")

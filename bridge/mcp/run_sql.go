@@ -5,18 +5,15 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
 var runSQL = tool{
 	name: tools.NameRunSQL,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("sql", mcpgo.Required(), mcpgo.MinLength(1), mcpgo.MaxLength(guard.MaxSQLBytes),
-			mcpgo.Description("One SQLite statement: SELECT, WITH or VALUES. Quote names with spaces or keywords in double quotes.")),
-		mcpgo.WithInteger("max_rows", mcpgo.Min(1), mcpgo.Max(tools.MaxMaxRows), mcpgo.DefaultNumber(tools.DefaultMaxRows),
-			mcpgo.Description("Most rows to return; the result says when more exist.")),
-		mcpgo.WithOutputSchema[tools.SQLResult](),
+		mcpgo.WithString("sql", mcpgo.Required()),
+		mcpgo.WithInteger("max_rows", mcpgo.Min(1), mcpgo.Max(tools.MaxMaxRows), mcpgo.DefaultNumber(tools.DefaultMaxRows)),
+		outputSchema[tools.SQLResult](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		sql, err := a.need("sql")

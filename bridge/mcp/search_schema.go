@@ -11,14 +11,12 @@ import (
 var searchSchema = tool{
 	name: tools.NameSearchSchema,
 	params: []mcpgo.ToolOption{
-		mcpgo.WithString("query", mcpgo.Required(), mcpgo.MinLength(1),
-			mcpgo.Description("Words to look for: a question or keywords, e.g. \"revenue by country\".")),
+		mcpgo.WithString("query", mcpgo.Required()),
 		mcpgo.WithString("detail", mcpgo.Enum(tools.DetailNames, tools.DetailSummary, tools.DetailFull),
 			mcpgo.DefaultString(tools.DetailSummary),
-			mcpgo.Description("names: table and column names only (cheapest); summary: plus descriptions, joins and neighbours; full: plus schema cards.")),
-		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(tools.MaxSearchLimit), mcpgo.DefaultNumber(tools.DefaultSearchLimit),
-			mcpgo.Description("Most tables to return.")),
-		mcpgo.WithOutputSchema[tools.SearchResult](),
+			mcpgo.Description("names is cheapest; summary adds joins; full adds cards")),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(tools.MaxSearchLimit), mcpgo.DefaultNumber(tools.DefaultSearchLimit)),
+		outputSchema[tools.SearchResult](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
 		q, err := a.need("query")

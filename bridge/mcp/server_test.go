@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 // sampleDB is the built-in sample database, opened once for the package.
-func sampleDB(t *testing.T) *db.DB {
+func sampleDB(t testing.TB) *db.DB {
 	t.Helper()
 	sampleOnce.Do(func() {
 		p, err := data.SamplePath()
@@ -63,15 +64,15 @@ func fixtureDB(t *testing.T) *db.DB {
 	return d
 }
 
-func newServer(t *testing.T, dbs ...*db.DB) *Server {
+func newServer(t testing.TB, dbs ...*db.DB) *Server {
 	t.Helper()
-	s, err := New(Options{Databases: dbs, Version: "test"})
+	s, err := New(Options{Databases: dbs, Version: "test", ValidateOutput: true})
 	require.NoError(t, err)
 	return s
 }
 
 // connect starts an in-process client on s and initializes it.
-func connect(t *testing.T, s *Server, opts ...client.ClientOption) *client.Client {
+func connect(t testing.TB, s *Server, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	c, err := client.NewInProcessClientWithOptions(s.MCPServer(), opts...)
 	require.NoError(t, err)
@@ -186,10 +187,11 @@ func TestToolSchemas(t *testing.T) {
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			c := connect(t, newServer(t, tc.dbs...))
-			res, err := c.ListTools(context.Background(), mcpgo.ListToolsRequest{})
-			require.NoError(t, err)
+			_, raws := wireToolsList(t, c)
 			var names []string
-			for _, tool := range res.Tools {
+			for _, raw := range raws {
+				var tool mcpgo.Tool
+				require.NoError(t, json.Unmarshal(raw, &tool))
 				names = append(names, tool.Name)
 				assert.Equal(t, true, *tool.Annotations.ReadOnlyHint, tool.Name)
 				assert.Equal(t, false, *tool.Annotations.OpenWorldHint, tool.Name)
@@ -197,9 +199,11 @@ func TestToolSchemas(t *testing.T) {
 				assert.Equal(t, true, *tool.Annotations.IdempotentHint, tool.Name)
 				assert.NotEmpty(t, tool.Description, tool.Name)
 				assert.Equal(t, "object", tool.OutputSchema.Type, "%s has an output schema", tool.Name)
-				got, err := json.MarshalIndent(tool, "", "  ")
-				require.NoError(t, err)
-				got = append(got, '\n')
+				assert.NotEmpty(t, tool.OutputSchema.Properties, "%s has an output schema", tool.Name)
+				var buf bytes.Buffer
+				require.NoError(t, json.Indent(&buf, raw, "", "  "))
+				buf.WriteByte('\n')
+				got := buf.Bytes()
 				path := filepath.Join("testdata", tc.dir, tool.Name+".json")
 				if *update {
 					require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -261,16 +265,31 @@ func TestLoggingSetLevel(t *testing.T) {
 	assert.Contains(t, logs[1], "run_sql failed: read-only")
 }
 
+// TestLogsGoToTheLogger checks the server's own log: at info, a call that
+// went well writes nothing (a busy client would pay for every line), one
+// that failed writes a line; at debug, every call does.
 func TestLogsGoToTheLogger(t *testing.T) {
-	var buf bytes.Buffer
-	lw := &lockedWriter{w: &buf}
-	s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Logger: slog.New(slog.NewTextHandler(lw, nil))})
-	require.NoError(t, err)
-	c := connect(t, s)
-	call(t, c, "list_tables", nil)
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	assert.Contains(t, buf.String(), "list_tables")
+	logs := func(level slog.Level) string {
+		var buf bytes.Buffer
+		lw := &lockedWriter{w: &buf}
+		s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Logger: slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: level}))})
+		require.NoError(t, err)
+		c := connect(t, s)
+		call(t, c, "list_tables", nil)
+		call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM orders"})
+		lw.mu.Lock()
+		defer lw.mu.Unlock()
+		return buf.String()
+	}
+	info := logs(slog.LevelInfo)
+	assert.NotContains(t, info, "list_tables")
+	assert.NotContains(t, info, "mcp.request")
+	assert.Contains(t, info, "level=INFO msg=mcp.tool mcp.tool.name=run_sql")
+	assert.Contains(t, info, "outcome=error_result")
+	debug := logs(slog.LevelDebug)
+	assert.Contains(t, debug, "level=DEBUG msg=mcp.tool mcp.tool.name=list_tables")
+	assert.Contains(t, debug, "level=DEBUG msg=mcp.request mcp.method=tools/call")
+	assert.Contains(t, debug, "level=INFO msg=mcp.tool mcp.tool.name=run_sql")
 }
 
 func TestInstructions(t *testing.T) {
@@ -298,4 +317,56 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// maxToolsListBytes bounds the tools/list response for one database: a
+// client sends every tool definition along with every request to its
+// model, so each byte costs on every turn.
+const maxToolsListBytes = 6000
+
+// TestToolsListSize builds the tools/list response through the in-process
+// client's transport, marshals it as the wire does (the JSON-RPC response
+// line that stdio writes, without its newline) and fails above
+// maxToolsListBytes with one database. With several, each tool takes a
+// database argument and list_databases appears; that figure is logged.
+func TestToolsListSize(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dbs  []*db.DB
+		max  int
+	}{
+		{"one database", []*db.DB{sampleDB(t)}, maxToolsListBytes},
+		{"two databases", []*db.DB{sampleDB(t), fixtureDB(t)}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, version := range []string{mcpgo.LATEST_PROTOCOL_VERSION, mcpgo.ProtocolVersion20251125, mcpgo.ProtocolVersion20250618} {
+				c := connect(t, newServer(t, tc.dbs...), client.WithProtocolVersion(version))
+				wire, tools := wireToolsList(t, c)
+				t.Logf("tools/list for %s, protocol %s: %d tools, %d bytes", tc.name, version, len(tools), len(wire))
+				if tc.max > 0 {
+					assert.LessOrEqual(t, len(wire), tc.max, "tools/list grew past its budget: tighten a description or schema")
+				}
+			}
+		})
+	}
+}
+
+// wireToolsList sends tools/list through c's transport and returns the
+// response as the wire carries it (the JSON-RPC line, without the newline)
+// and each tool's definition as sent.
+func wireToolsList(t *testing.T, c *client.Client) ([]byte, []json.RawMessage) {
+	t.Helper()
+	resp, err := c.GetTransport().SendRequest(context.Background(), transport.JSONRPCRequest{
+		JSONRPC: mcpgo.JSONRPC_VERSION, ID: mcpgo.NewRequestId(2), Method: string(mcpgo.MethodToolsList),
+	})
+	require.NoError(t, err)
+	require.Nil(t, resp.Error)
+	wire, err := json.Marshal(resp)
+	require.NoError(t, err)
+	var res struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(resp.Result, &res))
+	require.NotEmpty(t, res.Tools)
+	return wire, res.Tools
 }

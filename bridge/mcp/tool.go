@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +32,8 @@ type tool struct {
 	// global tools take no database argument and are served only with
 	// several databases (list_databases).
 	global bool
+	// timeout bounds one call; 0 means defaultCallTimeout.
+	timeout time.Duration
 	// handle runs the tool on the database the call names (nil for global
 	// tools). It returns a result, or an error that toolError turns into a
 	// result when a model can act on it.
@@ -62,8 +65,6 @@ func (t tool) definition(dbs *dbSet) mcpgo.Tool {
 	}
 	opts := []mcpgo.ToolOption{
 		mcpgo.WithDescription(doc.Description),
-		mcpgo.WithToolTitle(doc.Title),
-		mcpgo.WithTitleAnnotation(doc.Title),
 		mcpgo.WithReadOnlyHintAnnotation(true),
 		mcpgo.WithDestructiveHintAnnotation(false),
 		mcpgo.WithIdempotentHintAnnotation(true),
@@ -71,26 +72,47 @@ func (t tool) definition(dbs *dbSet) mcpgo.Tool {
 	}
 	if !t.global && dbs.multi() {
 		opts = append(opts, mcpgo.WithString("database", mcpgo.Required(),
-			mcpgo.Description("Which database to use: its label (list_databases describes them)."),
+			mcpgo.Description("label (list_databases)"),
 			mcpgo.Enum(dbs.Labels()...)))
 	}
 	return mcpgo.NewTool(t.name, append(opts, t.params...)...)
 }
 
-// handler wraps t.handle: it resolves the database, turns errors a model
-// can act on into error results, and logs the call.
+// defaultCallTimeout bounds a tool call: the statement's own deadline
+// (tools.Timeout) ends it first, with a message that says so; this one also
+// bounds what comes around it (waiting for a connection, drawing a chart).
+const defaultCallTimeout = tools.Timeout + 5*time.Second
+
+// callTimeout is how long one call of t may take.
+func (s *Server) callTimeout(t tool) time.Duration {
+	d := t.timeout
+	if d == 0 {
+		d = defaultCallTimeout
+	}
+	if s.maxCallTimeout > 0 && s.maxCallTimeout < d {
+		d = s.maxCallTimeout
+	}
+	return d
+}
+
+// handler wraps t.handle: it bounds the call in time, resolves the
+// database, turns errors a model can act on into error results, and logs
+// the call.
 func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
+	names := argNames(def)
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		start := time.Now()
+		callCtx, cancel := context.WithTimeout(ctx, s.callTimeout(t))
+		defer cancel()
 		a := args{req.GetArguments()}
 		var d *db.DB
-		err := validateArgs(def, a.m)
+		err := validateArgs(def, names, a.m)
 		if err == nil && !t.global {
 			d, err = s.dbs.Lookup(a.str("database"))
 		}
 		var res *mcpgo.CallToolResult
 		if err == nil {
-			res, err = t.handle(ctx, s, d, a)
+			res, err = t.handle(callCtx, s, d, a)
 		}
 		if err != nil {
 			res, err = toolError(err)
@@ -111,16 +133,21 @@ func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
 	}
 }
 
-// validateArgs checks arguments against the tool's input schema, with
-// messages a model can act on: unknown and missing arguments, types, enums,
-// bounds and lengths.
-func validateArgs(def mcpgo.Tool, m map[string]any) error {
-	props := def.InputSchema.Properties
-	names := make([]string, 0, len(props))
-	for n := range props {
+// argNames lists a tool's parameters, sorted.
+func argNames(def mcpgo.Tool) []string {
+	names := make([]string, 0, len(def.InputSchema.Properties))
+	for n := range def.InputSchema.Properties {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	return names
+}
+
+// validateArgs checks arguments against the tool's input schema (names are
+// its parameters, sorted), with messages a model can act on: unknown and
+// missing arguments, types, enums, bounds and lengths.
+func validateArgs(def mcpgo.Tool, names []string, m map[string]any) error {
+	props := def.InputSchema.Properties
 	for k := range m {
 		if _, ok := props[k]; !ok {
 			takes := "no arguments"
@@ -150,11 +177,11 @@ func validateArgs(def mcpgo.Tool, m map[string]any) error {
 			if enum := stringList(p["enum"]); len(enum) > 0 && !slices.Contains(enum, str) && !slices.Contains(enum, strings.ToLower(str)) {
 				return &argError{fmt.Sprintf("argument %s must be one of %s (got %q)", k, strings.Join(enum, ", "), str)}
 			}
-			if n, ok := number(p["minLength"]); ok && float64(len([]rune(str))) < n {
-				return &argError{fmt.Sprintf("argument %s must not be empty", k)}
-			}
 			if n, ok := number(p["maxLength"]); ok && float64(len(str)) > n {
 				return &argError{fmt.Sprintf("argument %s is too long (at most %.0f characters)", k, n)}
+			}
+			if len(str) > guard.MaxSQLBytes {
+				return &argError{fmt.Sprintf("argument %s is too long (at most %d bytes)", k, guard.MaxSQLBytes)}
 			}
 		case "integer":
 			f, ok := number(v)
@@ -286,7 +313,9 @@ func (a args) int(key string, def int) int {
 
 // structured is a result with structured content and its compact text.
 func structured(v interface{ Text() string }) *mcpgo.CallToolResult {
-	return mcpgo.NewToolResultStructured(v, v.Text())
+	text := v.Text()
+	fillNilSlices(reflect.ValueOf(v))
+	return mcpgo.NewToolResultStructured(v, text)
 }
 
 func resultText(res *mcpgo.CallToolResult) string {

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tools"
 )
 
 func TestArgumentErrors(t *testing.T) {
@@ -24,7 +28,10 @@ func TestArgumentErrors(t *testing.T) {
 		{"run_sql", map[string]any{"sql": "SELECT 1", "max_rows": 2.5}, "argument max_rows must be a whole number"},
 		{"run_sql", map[string]any{"sql": "SELECT 1", "max_rows": "ten"}, "argument max_rows must be a whole number"},
 		{"run_sql", map[string]any{}, "missing required argument sql"},
-		{"run_sql", map[string]any{"sql": ""}, "argument sql must not be empty"},
+		{"run_sql", map[string]any{"sql": ""}, "missing required argument sql"},
+		{"run_sql", map[string]any{"sql": " \n"}, "missing required argument sql"},
+		{"describe_table", map[string]any{"table": strings.Repeat("x", guard.MaxSQLBytes+1)}, "argument table is too long (at most 102400 bytes)"},
+		{"make_chart", map[string]any{"sql": "SELECT 1", "title": strings.Repeat("t", 201)}, "argument title is too long (at most 200 characters)"},
 		{"run_sql", map[string]any{"sql": 42}, "argument sql must be a string"},
 		{"run_sql", map[string]any{"query": "SELECT 1"}, `unknown argument "query": run_sql takes max_rows, sql`},
 		{"list_tables", map[string]any{"x": 1}, `unknown argument "x": list_tables takes no arguments`},
@@ -59,4 +66,24 @@ func TestToolErrorMapping(t *testing.T) {
 	res, err := toolError(bug)
 	assert.Nil(t, res)
 	assert.Equal(t, bug, err, "anything else is a bug, returned as a Go error")
+}
+
+// TestCallDeadline checks that a tool call is bounded in time as a whole:
+// with a cap shorter than the statement's own deadline, an endless query
+// comes back as an error result when the cap passes.
+func TestCallDeadline(t *testing.T) {
+	s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, CallTimeout: 200 * time.Millisecond})
+	require.NoError(t, err)
+	c := connect(t, s)
+	start := time.Now()
+	res := call(t, c, "run_sql", map[string]any{"sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"})
+	elapsed := time.Since(start)
+	assert.Equal(t, "the request ran out of time\nhint: ask for less: aggregate or filter in SQL", errResult(t, res))
+	assert.Less(t, elapsed, 3*time.Second, "stopped at the call deadline, not the statement's")
+
+	// Without a cap, each tool has its own bound, past its statement's.
+	d := newServer(t, sampleDB(t))
+	assert.Equal(t, tools.Timeout+5*time.Second, d.callTimeout(runSQL))
+	assert.Equal(t, exportTimeout+5*time.Second, d.callTimeout(exportCSV))
+	assert.Equal(t, 200*time.Millisecond, s.callTimeout(exportCSV))
 }

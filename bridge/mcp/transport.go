@@ -181,7 +181,8 @@ func normOrigin(o string) string {
 
 // checkHostAndOrigin refuses (403) a request whose Host header is not an
 // allowed host (DNS-rebinding protection) or whose Origin header, when
-// present, is not an allowed origin.
+// present, is neither an allowed origin nor the server's own (a page the
+// Host names, http://<Host>: with the Host allowed, that is this server).
 func checkHostAndOrigin(hosts, origins map[string]bool, logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
@@ -194,7 +195,7 @@ func checkHostAndOrigin(hosts, origins map[string]bool, logger *slog.Logger, nex
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (DNS-rebinding protection); list it with --allow-origin to accept it", r.Host), http.StatusForbidden)
 			return
 		}
-		if o := r.Header.Get("Origin"); o != "" && !origins[normOrigin(o)] {
+		if o := normOrigin(r.Header.Get("Origin")); o != "" && !origins[o] && o != "http://"+strings.ToLower(r.Host) {
 			logger.Warn("refused request: Origin not allowed", "origin", o, "remote", r.RemoteAddr)
 			http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed; list it with --allow-origin to accept it", o), http.StatusForbidden)
 			return
@@ -222,7 +223,13 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
 		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="tablewise"`)
+			// RFC 6750: a challenge always; invalid_token when a token
+			// came and was wrong.
+			challenge := `Bearer realm="tablewise"`
+			if ok {
+				challenge += `, error="invalid_token"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return
 		}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -20,7 +21,7 @@ import (
 )
 
 // httpServer serves s over a real HTTP server on 127.0.0.1.
-func httpServer(t *testing.T, s *Server, opt HTTPOptions) *httptest.Server {
+func httpServer(t testing.TB, s *Server, opt HTTPOptions) *httptest.Server {
 	t.Helper()
 	h, err := s.NewHTTPHandler(opt)
 	require.NoError(t, err)
@@ -112,8 +113,10 @@ func TestHTTPAuth(t *testing.T) {
 
 	resp = post(t, ts.URL, map[string]string{"Authorization": "Bearer wrong"})
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Equal(t, `Bearer realm="tablewise", error="invalid_token"`, resp.Header.Get("WWW-Authenticate"))
 	resp = post(t, ts.URL, map[string]string{"Authorization": "s3cret"})
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the Bearer scheme is required")
+	assert.Equal(t, `Bearer realm="tablewise"`, resp.Header.Get("WWW-Authenticate"))
 
 	resp = post(t, ts.URL, map[string]string{"Authorization": "Bearer s3cret"})
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -176,7 +179,17 @@ func TestHTTPOrigin(t *testing.T) {
 func TestHTTPOriginWithoutAllowList(t *testing.T) {
 	ts := httpServer(t, newServer(t, sampleDB(t)), HTTPOptions{Addr: "127.0.0.1:0"})
 	resp := post(t, ts.URL, map[string]string{"Origin": "http://localhost:3000"})
-	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "any Origin is refused unless listed")
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "another Origin is refused unless listed")
+
+	// The server's own origin is accepted: the Host it names is allowed,
+	// so it is this server (the conformance suite's DNS-rebinding check).
+	host := strings.TrimPrefix(ts.URL, "http://")
+	resp = post(t, ts.URL, map[string]string{"Origin": ts.URL, "Host": host})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	resp = post(t, ts.URL, map[string]string{"Origin": "https://" + host, "Host": host})
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "another scheme is another origin")
+	resp = post(t, ts.URL, map[string]string{"Origin": "http://evil.example.com", "Host": "evil.example.com"})
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a rebound name fails the Host check first")
 }
 
 func TestHTTPHost(t *testing.T) {
@@ -274,4 +287,64 @@ func TestListenAndServe(t *testing.T) {
 
 	err = s.ListenAndServe(context.Background(), HTTPOptions{Addr: "127.0.0.1:-1"})
 	assert.ErrorContains(t, err, "listen on 127.0.0.1:-1")
+}
+
+// TestHTTPConcurrentSessions runs several HTTP clients at once, of both
+// protocol eras, each calling tools in a loop, and checks every answer is
+// its own. Run it with -race.
+func TestHTTPConcurrentSessions(t *testing.T) {
+	ts := httpServer(t, newServer(t, sampleDB(t)), HTTPOptions{Addr: "127.0.0.1:0", Token: "s3cret"})
+	const clients, calls = 8, 12
+	errs := make(chan error, clients)
+	for i := range clients {
+		go func() {
+			errs <- func() error {
+				var opts []client.ClientOption
+				if i%2 == 1 {
+					opts = append(opts, client.WithProtocolVersion(mcpgo.ProtocolVersion20251125))
+				}
+				tr, err := transport.NewStreamableHTTP(ts.URL+EndpointPath, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer s3cret"}))
+				if err != nil {
+					return err
+				}
+				c := client.NewClient(tr, opts...)
+				defer c.Close()
+				ctx := context.Background()
+				if err := c.Start(ctx); err != nil {
+					return err
+				}
+				var init mcpgo.InitializeRequest
+				init.Params.ClientInfo = mcpgo.Implementation{Name: fmt.Sprint("c", i), Version: "1"}
+				if _, err := c.Initialize(ctx, init); err != nil {
+					return err
+				}
+				for j := range calls {
+					id := 1 + i*calls + j
+					var req mcpgo.CallToolRequest
+					req.Params.Name = "run_sql"
+					req.Params.Arguments = map[string]any{"sql": fmt.Sprintf("SELECT customer_id FROM customers WHERE customer_id = %d", id)}
+					res, err := c.CallTool(ctx, req)
+					if err != nil {
+						return err
+					}
+					if res.IsError || !strings.Contains(resultText(res), fmt.Sprintf("\n%d\n", id)) {
+						return fmt.Errorf("client %d call %d: %s", i, j, resultText(res))
+					}
+					req.Params.Name = "describe_table"
+					req.Params.Arguments = map[string]any{"table": []string{"orders", "customers", "products"}[j%3]}
+					res, err = c.CallTool(ctx, req)
+					if err != nil {
+						return err
+					}
+					if res.IsError || !strings.Contains(resultText(res), req.Params.Arguments.(map[string]any)["table"].(string)) {
+						return fmt.Errorf("client %d describe: %s", i, resultText(res))
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range clients {
+		require.NoError(t, <-errs)
+	}
 }

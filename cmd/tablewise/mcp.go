@@ -29,8 +29,8 @@ Flags:
   --db PATH             a SQLite file to serve; repeat for several (each tool then takes a
                         database argument naming one by its label: the file name without
                         extension, or LABEL in --db LABEL=PATH). Default: the built-in sample.
-  --http ADDR           serve streamable HTTP on ADDR, e.g. 127.0.0.1:8765 (keep it on loopback
-                        unless you set a token)
+  --http ADDR           serve streamable HTTP on ADDR, e.g. 127.0.0.1:8765; an address beyond
+                        loopback needs --token-env
   --token-env VAR       require "Authorization: Bearer $VAR" on HTTP requests
   --allow-origin ORIGIN let browsers at ORIGIN (scheme://host[:port]) call; repeatable. Requests
                         with any other Origin are refused, and so are Host headers other than
@@ -99,8 +99,9 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 		if err != nil {
 			return usagef("mcp: --http %q: give host:port, e.g. 127.0.0.1:8765", *addr)
 		}
-		if ip := net.ParseIP(host); opt.Token == "" && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			logger.Warn("serving over HTTP beyond loopback without a token: anyone who can reach " + *addr + " can read the database; set --token-env")
+		if opt.Token == "" && !isLoopback(host) {
+			return usagef("mcp: refusing to serve %s without a token: anyone who can reach it could read the database. "+
+				"Set --token-env VAR (VAR holds the bearer token clients must send), or listen on loopback (--http 127.0.0.1:PORT)", *addr)
 		}
 	}
 
@@ -125,6 +126,17 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 		return err
 	}
 	return nil
+}
+
+// isLoopback says whether host (from --http host:port) only listens on
+// this machine: localhost or a loopback address. An empty host listens on
+// every interface.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 var labelPrefix = regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.+)$`)

@@ -1,25 +1,63 @@
-// Drives `tablewise mcp` over stdio with the official MCP TypeScript SDK
-// client and checks what a real non-Go client sees: the handshake, every
-// tool (the SDK validates structured content against each output schema),
-// errors as results, resources, prompts, completions and logging.
+// Drives `tablewise mcp` with the official MCP TypeScript SDK client, over
+// stdio or streamable HTTP, and checks what a real non-Go client sees: the
+// handshake, every tool (the SDK validates structured content against each
+// output schema), errors as results, resources, prompts, completions and
+// logging; over HTTP also the bearer token and a graceful stop.
 //
-// Usage: node client.mjs /path/to/tablewise [extra args for "tablewise mcp"]
-// Without extra args the server serves its built-in sample database.
+// Usage: node client.mjs [--transport stdio|http] /path/to/tablewise [extra args for "tablewise mcp"]
+// Without extra args the server serves its built-in sample database. Over
+// HTTP the script starts the server itself on 127.0.0.1 (a free port) with a
+// random bearer token, and stops it at the end.
 // Prints one JSON line with the results; exits 1 on the first failed check.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const [bin, ...extra] = process.argv.slice(2);
-if (!bin) {
-  console.error("usage: node client.mjs /path/to/tablewise [mcp args...]");
+const argv = process.argv.slice(2);
+let mode = "stdio";
+if (argv[0] === "--transport") {
+  mode = argv[1];
+  argv.splice(0, 2);
+}
+const [bin, ...extra] = argv;
+if (!bin || !["stdio", "http"].includes(mode)) {
+  console.error("usage: node client.mjs [--transport stdio|http] /path/to/tablewise [mcp args...]");
   process.exit(2);
 }
 
-const transport = new StdioClientTransport({ command: bin, args: ["mcp", ...extra], stderr: "pipe" });
 let stderr = "";
-transport.stderr?.on("data", (b) => (stderr += b));
+let transport;
+let server; // the HTTP server's process
+let url;
+const token = randomBytes(16).toString("hex");
+if (mode === "stdio") {
+  transport = new StdioClientTransport({ command: bin, args: ["mcp", ...extra], stderr: "pipe" });
+  transport.stderr?.on("data", (b) => (stderr += b));
+} else {
+  server = spawn(bin, ["mcp", "--http", "127.0.0.1:0", "--token-env", "TABLEWISE_E2E_TOKEN", ...extra], {
+    env: { ...process.env, TABLEWISE_E2E_TOKEN: token },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line from the server in 10s:\n${stderr}`)), 10000);
+    server.stderr.on("data", (b) => {
+      stderr += b;
+      const m = stderr.match(/url=(http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    server.on("exit", (code) => reject(new Error(`server exited (${code}):\n${stderr}`)));
+  });
+  transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+}
 const client = new Client({ name: "tablewise-e2e", version: "1.0.0" });
 const checks = [];
 const check = async (name, fn) => {
@@ -27,15 +65,28 @@ const check = async (name, fn) => {
     await fn();
     checks.push(name);
   } catch (err) {
-    console.error(`FAIL ${name}: ${err.stack || err}`);
+    console.error(`FAIL ${mode} ${name}: ${err.stack || err}`);
     console.error(`server stderr:\n${stderr}`);
     await client.close().catch(() => {});
+    server?.kill("SIGKILL");
     process.exit(1);
   }
 };
 const text = (res) => res.content.find((c) => c.type === "text")?.text ?? "";
 const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+
+if (mode === "http") {
+  await check("401 without the token", async () => {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    assert.equal(r.status, 401);
+    assert.match(r.headers.get("www-authenticate") ?? "", /^Bearer /);
+  });
+}
 
 await client.connect(transport);
 
@@ -169,4 +220,13 @@ await check("logging/setLevel", async () => {
 });
 
 await client.close();
-console.log(JSON.stringify({ ok: true, sdk: "@modelcontextprotocol/sdk", checks }));
+if (server) {
+  await check("graceful stop", async () => {
+    const code = await new Promise((resolve) => {
+      server.on("exit", (c, sig) => resolve(c ?? sig));
+      server.kill("SIGTERM");
+    });
+    assert.equal(code, 0, "tablewise mcp --http exits 0 on SIGTERM");
+  });
+}
+console.log(JSON.stringify({ ok: true, sdk: "@modelcontextprotocol/sdk", transport: mode, checks }));
