@@ -28,7 +28,9 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/tools"
 )
 
 // Options configure a Server.
@@ -51,6 +53,9 @@ type Options struct {
 	// an error. It costs a JSON round trip per call, so it is for tests,
 	// which call every tool: a mismatch is a bug.
 	ValidateOutput bool
+	// NewAgent, when set, builds the question agent for a database and
+	// adds the ask tool. Leave it nil when no model provider is configured.
+	NewAgent func(*db.DB) *agent.Agent
 }
 
 // Databases resolves the database a tool call names. A Server's set of
@@ -115,6 +120,7 @@ type Server struct {
 	maxCallTimeout time.Duration
 	mu             sync.Mutex
 	sample         map[*db.DB][]sampleQuestion // cache of derived sample questions
+	askers         *askers                     // nil: no ask tool
 }
 
 // Name is the server name clients see.
@@ -135,6 +141,9 @@ func New(opt Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{dbs: dbs, log: logger, sample: map[*db.DB][]sampleQuestion{}, maxCallTimeout: opt.CallTimeout}
+	if opt.NewAgent != nil {
+		s.askers = &askers{newAgent: opt.NewAgent, agents: map[*db.DB]*agent.Agent{}, threads: map[string]*agent.Thread{}}
+	}
 	opts := []server.ServerOption{
 		server.WithTitle("tablewise — read-only SQL over SQLite"),
 		server.WithInstructions(instructions(dbs)),
@@ -155,7 +164,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.mcp = server.NewMCPServer(Name, version, opts...)
 	for _, t := range allTools() {
-		if t.global && !dbs.multi() {
+		if t.global && !dbs.multi() || t.name == tools.NameAsk && s.askers == nil {
 			continue
 		}
 		s.tools = append(s.tools, t)

@@ -52,6 +52,7 @@ func allTools() []tool {
 		explainSQL,
 		makeChart,
 		exportCSV,
+		ask,
 	}
 }
 

@@ -40,9 +40,10 @@ func (m *modelFlags) register(fs interface {
 	fs.StringVar(&m.trace, "trace", "", "append a JSON line per model and tool call to this file (default: the state directory's tablewise/trace.jsonl)")
 }
 
-// newAsker builds the asker the configuration selects. close releases the
-// trace file.
-func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, desc string, closeFn func(), err error) {
+// newProvider builds the model provider the configuration selects, with
+// tracing; p is nil when it selects the offline planner. closeFn releases
+// the trace file.
+func newProvider(mf modelFlags, getenv func(string) string) (p llm.Provider, tw *trace.Writer, closeFn func(), err error) {
 	cfg := llm.ConfigFromEnv(getenv)
 	if mf.provider != "" {
 		cfg.Provider = mf.provider
@@ -52,29 +53,42 @@ func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, des
 	}
 	kind, err := llm.Select(cfg)
 	if err != nil {
-		return nil, "", nil, usagef("%v", err)
+		return nil, nil, nil, usagef("%v", err)
 	}
 	if kind == llm.ProviderOffline {
-		return offlineAsker(d)
+		return nil, nil, func() {}, nil
 	}
 	path := mf.trace
 	if path == "" {
 		path = trace.DefaultPath()
 	}
-	tw, err := trace.Open(path)
+	tw, err = trace.Open(path)
 	if err != nil {
 		tw = nil // tracing is best effort; questions still work
 	}
-	p, err := llm.New(cfg, llm.WithTrace(tw.ModelCall))
+	p, err = llm.New(cfg, llm.WithTrace(tw.ModelCall))
 	if err != nil {
 		tw.Close()
 		var mk *llm.MissingKeyError
 		if errors.As(err, &mk) {
-			return nil, "", nil, usagef("%v", err)
+			return nil, nil, nil, usagef("%v", err)
 		}
+		return nil, nil, nil, err
+	}
+	return p, tw, func() { tw.Close() }, nil
+}
+
+// newAsker builds the asker the configuration selects: the agent with a
+// model, else the offline planner. closeFn releases the trace file.
+func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, desc string, closeFn func(), err error) {
+	p, tw, closeFn, err := newProvider(mf, getenv)
+	if err != nil {
 		return nil, "", nil, err
 	}
-	return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}), p.Name() + "/" + p.Model(), func() { tw.Close() }, nil
+	if p == nil {
+		return offlineAsker(d)
+	}
+	return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}), p.Name() + "/" + p.Model(), closeFn, nil
 }
 
 const noModelHelp = `no model configured — set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL (OpenAI, Ollama, llama.cpp, vLLM, LM Studio), or pass --provider`

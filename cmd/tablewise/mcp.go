@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tablewise/tablewise/bridge/mcp"
+	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/data"
 )
@@ -36,6 +37,8 @@ Flags:
                         with any other Origin are refused, and so are Host headers other than
                         localhost, the bind host and the allowed origins' hosts.
   --log-level LEVEL     debug, info, warn or error (default info)
+  --provider, --model   a model provider for the ask tool (as for tablewise ask); the ask tool
+                        appears only when one is configured (ANTHROPIC_API_KEY, OPENAI_API_KEY…)
 
 Claude Code:  claude mcp add tablewise -- tablewise mcp --db ./shop.db
 `
@@ -61,6 +64,8 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	fs.Var(&origins, "allow-origin", "browser origin allowed to call (repeatable)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	help := fs.Bool("help", false, "show help")
+	var mf modelFlags
+	mf.register(fs)
 	rest, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -112,7 +117,18 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcp.New(mcp.Options{Databases: opened, Version: version, Logger: logger})
+	// The ask tool appears only when a model provider is configured.
+	p, tw, closeProvider, err := newProvider(mf, s.getenv)
+	if err != nil {
+		return err
+	}
+	defer closeProvider()
+	mo := mcp.Options{Databases: opened, Version: version, Logger: logger}
+	if p != nil {
+		mo.NewAgent = func(d *db.DB) *agent.Agent { return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}) }
+		logger.Info("ask tool enabled", "provider", p.Name(), "model", p.Model())
+	}
+	srv, err := mcp.New(mo)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -407,4 +408,29 @@ func runE2EScript(t *testing.T, dir, script string, args ...string) string {
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+func TestMCPAskWithModel(t *testing.T) {
+	f := llmtest.New(t, "openai",
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM shippers"}`)),
+		llmtest.Text("There are 6 shippers."))
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	_, done := startMCP(t, context.Background(), []string{"--trace", trace}, stdinR, stdoutW,
+		map[string]string{"OPENAI_BASE_URL": f.URL, "OPENAI_API_KEY": "k"})
+	c := client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
+	initialize(t, c)
+	res := mcpCall(t, c, "ask", map[string]any{"question": "How many shippers?"})
+	if res.IsError || !strings.Contains(resultText(res), "There are 6 shippers.") || !strings.Contains(resultText(res), "SELECT count(*) AS n FROM shippers") {
+		t.Fatalf("ask: %s", resultText(res))
+	}
+	stdinW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if b, err := os.ReadFile(trace); err != nil || strings.Count(string(b), "\n") != 3 {
+		t.Errorf("trace: %v\n%s", err, b)
+	}
 }

@@ -35,6 +35,9 @@ var Docs = []Doc{
 	{NameMakeChart, "Make a chart",
 		"Run a read-only statement and draw its result as a PNG chart: give kind, x and y, or let tablewise pick. " +
 			"Aggregate in SQL first."},
+	{NameAsk, "Ask a question",
+		"Answer a plain-language question with tablewise's own agent: the answer, the SQL it ran and the rows. " +
+			"Pass thread_id to follow up."},
 	{NameExportCSV, "Export CSV",
 		"Run a read-only statement and attach its whole result as a CSV file (up to 100,000 rows or 5 MB). " +
 			"To read rows yourself, use run_sql."},

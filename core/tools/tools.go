@@ -39,6 +39,8 @@ const (
 	NameExplainSQL    = "explain_sql"
 	NameMakeChart     = "make_chart"
 	NameExportCSV     = "export_csv"
+	// NameAsk is served by the MCP server only when a model is configured.
+	NameAsk = "ask"
 )
 
 // ErrNotFound is matched (errors.Is) by every *NotFoundError.
