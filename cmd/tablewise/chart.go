@@ -39,18 +39,11 @@ func runChart(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if o.sql == "" && len(pos) > 0 {
-		o.sql = strings.Join(pos, " ")
+	if o.sql, err = sqlText(o.sql, pos, s); err != nil {
+		return err
 	}
 	if o.sql == "" || o.out == "" {
 		return usagef("chart: give --sql and --out\n\n%s", flagHelp(fs))
-	}
-	if o.sql == "-" {
-		b, err := readAllLimited(s.in)
-		if err != nil {
-			return err
-		}
-		o.sql = b
 	}
 	if o.out == "-" && s.outTTY {
 		return usagef("chart: refusing to write PNG bytes to a terminal; give --out FILE.png")

@@ -36,18 +36,11 @@ func runExport(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if o.sql == "" && len(pos) > 0 {
-		o.sql = strings.Join(pos, " ")
+	if o.sql, err = sqlText(o.sql, pos, s); err != nil {
+		return err
 	}
 	if o.sql == "" || o.out == "" {
 		return usagef("export: give --sql and --out\n\n%s", flagHelp(fs))
-	}
-	if o.sql == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.in, 4<<20))
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		o.sql = string(b)
 	}
 	if o.format == "" {
 		o.format = "csv"

@@ -5,7 +5,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
+
+// sqlText is the statement a command was given: its --sql flag or its
+// positional arguments, read from stdin when it is "-". It is "" when none
+// was given.
+func sqlText(flagVal string, pos []string, s *streams) (string, error) {
+	sql := flagVal
+	if sql == "" && len(pos) > 0 {
+		sql = strings.Join(pos, " ")
+	}
+	if sql == "-" {
+		return readAllLimited(s.in)
+	}
+	return sql, nil
+}
 
 // readAllLimited reads SQL from stdin, up to 4 MiB.
 func readAllLimited(r io.Reader) (string, error) {

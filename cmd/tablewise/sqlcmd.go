@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/tablewise/tablewise/core/export"
@@ -35,13 +33,8 @@ func runSQL(ctx context.Context, args []string, s *streams) error {
 	if len(pos) == 0 {
 		return usagef("sql: give the SQL to run, or - to read it from stdin\n\n%s", flagHelp(fs))
 	}
-	o.sql = strings.Join(pos, " ")
-	if o.sql == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.in, 4<<20))
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		o.sql = string(b)
+	if o.sql, err = sqlText("", pos, s); err != nil {
+		return err
 	}
 	if o.format == "" {
 		o.format = "csv"
