@@ -45,13 +45,57 @@ var injection = regexp.MustCompile(`(?i)` + strings.Join([]string{
 // maxScan bounds how much of one value is scanned.
 const maxScan = 64 << 10
 
+// anchors are words one of which every phrase of injection contains; a
+// value with none of them is passed without running the regexp (most
+// values), which keeps scanning rows cheap.
+var anchors = []string{"ignore", "disregard", "forget", "system", "now", "instruction", "prompt", "tell", "<|", "inst]", "sys>>"}
+
 // ScanText returns the phrase in s that looks like an instruction to a
 // model, or "".
 func ScanText(s string) string {
 	if len(s) > maxScan {
 		s = s[:maxScan]
 	}
+	if !hasAnchor(s) {
+		return ""
+	}
 	return injection.FindString(s)
+}
+
+// hasAnchor reports whether s contains one of the anchors, ignoring ASCII
+// case.
+func hasAnchor(s string) bool {
+	for _, a := range anchors {
+		if containsFoldASCII(s, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s contains the lowercase ASCII word w,
+// in any letter case.
+func containsFoldASCII(s, w string) bool {
+	first := w[0]
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i]|0x20 != first && s[i] != first {
+			continue
+		}
+		j := 1
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ScanRows flags every text value of rows that looks like an instruction
