@@ -10,24 +10,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tablewise/tablewise/core/config"
 	"github.com/tablewise/tablewise/core/db"
 )
 
-// StateDir is where the explorer keeps its history and log:
-// $XDG_STATE_HOME, else ~/.local/state, else the user cache directory,
-// else the temporary directory. Files go in its tablewise subdirectory.
-func StateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return d
-	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		return filepath.Join(home, ".local", "state")
-	}
-	if d, err := os.UserCacheDir(); err == nil && d != "" {
-		return d
-	}
-	return os.TempDir()
-}
+// StateDir is where the explorer keeps its history and log (see
+// config.StateDir). Files go in its tablewise subdirectory.
+func StateDir() string { return config.StateDir() }
 
 // HistoryPath is the history file in state directory dir.
 func HistoryPath(dir string) string { return filepath.Join(dir, "tablewise", "history") }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/config"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/query"
@@ -273,8 +274,8 @@ func validThreadID(id string) bool {
 	return true
 }
 
-// stateDir is where tablewise keeps history, threads and traces:
-// $XDG_STATE_HOME/tablewise, else ~/.local/state/tablewise.
+// stateDir is where tablewise keeps its threads (config.StateDir's
+// tablewise subdirectory).
 func stateDir() string {
-	return filepath.Dir(trace.DefaultPath())
+	return filepath.Join(config.StateDir(), "tablewise")
 }

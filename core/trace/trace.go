@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablewise/tablewise/core/config"
 	"github.com/tablewise/tablewise/core/llm"
 )
 
@@ -57,28 +58,10 @@ func Open(path string) (*Writer, error) {
 	return t, nil
 }
 
-// DefaultPath is where traces go unless configured: the user's state
-// directory.
+// DefaultPath is where traces go unless configured: tablewise/trace.jsonl
+// in the state directory.
 func DefaultPath() string {
-	dir, err := os.UserCacheDir()
-	if d, e := userStateDir(); e == nil {
-		dir, err = d, nil
-	}
-	if err != nil {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, "tablewise", "trace.jsonl")
-}
-
-func userStateDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return d, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".local", "state"), nil
+	return filepath.Join(config.StateDir(), "tablewise", "trace.jsonl")
 }
 
 // Write appends one event.
