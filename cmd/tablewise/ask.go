@@ -15,6 +15,7 @@ import (
 	"github.com/tablewise/tablewise/core/config"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm"
+	"github.com/tablewise/tablewise/core/offline"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/tui/styles"
@@ -81,15 +82,15 @@ func newProvider(mf modelFlags, getenv func(string) string) (p llm.Provider, tw 
 
 // newAsker builds the asker the configuration selects: the agent with a
 // model, else the offline planner. closeFn releases the trace file.
-func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, desc string, closeFn func(), err error) {
+func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, closeFn func(), err error) {
 	p, tw, closeFn, err := newProvider(mf, getenv)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, err
 	}
 	if p == nil {
-		return offlineAsker(d)
+		return plannerAsker{offline.New(d)}, func() {}, nil
 	}
-	return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}), p.Name() + "/" + p.Model(), closeFn, nil
+	return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}), closeFn, nil
 }
 
 const noModelHelp = `no model configured — set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL (OpenAI, Ollama, llama.cpp, vLLM, LM Studio), or pass --provider`
@@ -124,7 +125,7 @@ func runAsk(ctx context.Context, args []string, s *streams) error {
 		return err
 	}
 	defer d.Close()
-	a, _, closeFn, err := newAsker(d, mf, s.getenv)
+	a, closeFn, err := newAsker(d, mf, s.getenv)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/data"
-	"github.com/tablewise/tablewise/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -140,13 +139,11 @@ func runDefault(ctx context.Context, args []string, s *streams) error {
 	}
 	defer d.Close()
 	if s.outTTY {
-		var a tui.Asker // stays nil when no asker can be built: the explorer says how to set one up
-		x, _, closeFn, err := newAsker(d, mf, s.getenv)
+		a, closeFn, err := newAsker(d, mf, s.getenv)
 		if err != nil {
 			return err
 		}
 		defer closeFn()
-		a = x
 		return runTUI(ctx, d, s, a)
 	}
 	fmt.Fprint(s.out, usage)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/offline"
 )
 
@@ -17,9 +16,4 @@ func (a plannerAsker) Ask(ctx context.Context, question string, onText func(stri
 		onText(b.Answer)
 	}
 	return b, err
-}
-
-// offlineAsker is the built-in planner, used when no model is configured.
-func offlineAsker(d *db.DB) (asker, string, func(), error) {
-	return plannerAsker{offline.New(d)}, "offline planner", func() {}, nil
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -285,17 +284,12 @@ func (r *run) finish(text string) {
 		}
 		text = strings.TrimSpace(text[:m[0]] + text[m[1]:])
 	}
-	b.Answer = text
-	switch {
-	case r.ranSQL:
-		b.Status = answer.StatusAnswered
-	case digits.MatchString(text):
-		b.Status = answer.StatusAnswered
+	b.Answer, b.Status = text, answer.StatusAnswered
+	// Numbers that survived the push-back without a query are flagged; an
+	// answer without numbers or a query explains why it cannot answer, or
+	// answers from the schema alone.
+	if !r.ranSQL && digits.MatchString(text) {
 		b.Flags = append(b.Flags, "this answer states numbers that no query produced; treat them with care")
-	default:
-		// An answer with no numbers and no query: the model explained why
-		// it cannot answer, or answered from the schema alone.
-		b.Status = answer.StatusAnswered
 	}
 }
 
@@ -304,9 +298,6 @@ func newTraceID() string {
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
-
-// ErrNoProvider is returned by front ends that have no model and no planner.
-var ErrNoProvider = errors.New("no model configured")
 
 // Turn is one finished exchange of a thread.
 type Turn struct {

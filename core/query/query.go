@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tablewise/tablewise/core/db"
@@ -67,9 +66,6 @@ func (e *LimitError) Is(target error) bool { return target == ErrDeadline && e.K
 func Run(ctx context.Context, d *db.DB, sql string, opt Options, sink Sink) (*Summary, error) {
 	start := time.Now()
 	sum := &Summary{SQL: sql}
-	if err := guard.CheckText(sql); err != nil {
-		return nil, err
-	}
 	err := d.Conn(ctx, func(c *lite.Conn) error {
 		stmt, err := guard.Prepare(c, sql)
 		if err != nil {
@@ -304,25 +300,4 @@ func kindOf(v any) string {
 		return "BLOB"
 	}
 	return ""
-}
-
-// IsRefusal reports whether err is the guard refusing the SQL.
-func IsRefusal(err error) bool { return errors.Is(err, guard.ErrRefused) }
-
-// Describe is a one-line account of a summary: "12 rows in 3 ms", with
-// the truncation named.
-func (s *Summary) Describe() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s in %s", plural(s.RowCount, "row"), s.Elapsed.Round(time.Millisecond))
-	if s.Truncated {
-		fmt.Fprintf(&b, " (truncated at the %s limit; more rows exist)", s.TruncatedBy)
-	}
-	return b.String()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

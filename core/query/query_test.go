@@ -171,7 +171,7 @@ func TestErrorsAndHints(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	_, err = query.Collect(context.Background(), d, "DELETE FROM t", query.Options{})
-	if !query.IsRefusal(err) {
+	if !errors.Is(err, guard.ErrRefused) {
 		t.Fatalf("got %v", err)
 	}
 }

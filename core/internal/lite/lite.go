@@ -175,9 +175,6 @@ func (s *Stmt) Finalize() {
 // Readonly reports sqlite3_stmt_readonly.
 func (s *Stmt) Readonly() bool { return sqlite3.Xsqlite3_stmt_readonly(s.c.tls, s.p) != 0 }
 
-// IsExplain reports sqlite3_stmt_isexplain: 0, 1 (EXPLAIN) or 2 (EXPLAIN QUERY PLAN).
-func (s *Stmt) IsExplain() int { return int(sqlite3.Xsqlite3_stmt_isexplain(s.c.tls, s.p)) }
-
 // ColumnCount is the number of result columns.
 func (s *Stmt) ColumnCount() int { return int(sqlite3.Xsqlite3_column_count(s.c.tls, s.p)) }
 
@@ -190,9 +187,6 @@ func (s *Stmt) ColumnName(i int) string {
 func (s *Stmt) DeclType(i int) string {
 	return libc.GoString(sqlite3.Xsqlite3_column_decltype(s.c.tls, s.p, int32(i)))
 }
-
-// SQL is the text of the prepared statement.
-func (s *Stmt) SQL() string { return libc.GoString(sqlite3.Xsqlite3_sql(s.c.tls, s.p)) }
 
 // Step advances to the next row. It returns false, nil when the statement is
 // done.
@@ -382,13 +376,6 @@ func HeapLimit() int64 {
 	tls := libc.NewTLS()
 	defer tls.Close()
 	return sqlite3.Xsqlite3_hard_heap_limit64(tls, -1)
-}
-
-// MemoryUsed reports the bytes SQLite has allocated (needs ConfigureHeap).
-func MemoryUsed() int64 {
-	tls := libc.NewTLS()
-	defer tls.Close()
-	return sqlite3.Xsqlite3_memory_used(tls)
 }
 
 // Version is SQLite's version string.
