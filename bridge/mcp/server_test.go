@@ -22,39 +22,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
-	"github.com/tablewise/tablewise/data"
 )
 
 var update = flag.Bool("update", false, "rewrite the tool schema snapshots under testdata/")
 
-var (
-	sampleOnce sync.Once
-	sample     *db.DB
-	sampleErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if sample != nil {
-		sample.Close()
-	}
-	os.Exit(code)
-}
-
-// sampleDB is the built-in sample database, opened once for the package.
-func sampleDB(t testing.TB) *db.DB {
-	t.Helper()
-	sampleOnce.Do(func() {
-		p, err := data.SamplePath()
-		if err != nil {
-			sampleErr = err
-			return
-		}
-		sample, sampleErr = db.Open(context.Background(), p, db.Options{Label: data.SampleName})
-	})
-	require.NoError(t, sampleErr)
-	return sample
-}
+// sampleDB is the built-in sample database, shared by the package's tests.
+func sampleDB(t testing.TB) *db.DB { return testdb.Sample(t) }
 
 func fixtureDB(t *testing.T) *db.DB {
 	t.Helper()

@@ -17,19 +17,7 @@ import (
 	"github.com/tablewise/tablewise/data"
 )
 
-func sample(t *testing.T) *db.DB {
-	t.Helper()
-	path, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := db.Open(context.Background(), path, db.Options{Label: data.SampleName})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
+func sample(t *testing.T) *db.DB { return testdb.Sample(t) }
 
 func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
 	t.Helper()

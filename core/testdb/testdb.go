@@ -3,12 +3,16 @@
 package testdb
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/data"
 	_ "modernc.org/sqlite"
 )
 
@@ -67,4 +71,28 @@ func SharedData(t testing.TB, rel string) string {
 		t.Skipf("skipping: %s not found (the shared test data lives in ../shared/data beside the repository)", p)
 	}
 	return p
+}
+
+var (
+	sampleOnce sync.Once
+	sample     *db.DB
+	sampleErr  error
+)
+
+// Sample is the built-in sample database, opened once per test binary and
+// shared by its tests (it is read-only; the process's exit closes it).
+func Sample(t testing.TB) *db.DB {
+	t.Helper()
+	sampleOnce.Do(func() {
+		p, err := data.SamplePath()
+		if err != nil {
+			sampleErr = err
+			return
+		}
+		sample, sampleErr = db.Open(context.Background(), p, db.Options{Label: data.SampleName})
+	})
+	if sampleErr != nil {
+		t.Fatalf("open the sample database: %v", sampleErr)
+	}
+	return sample
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,39 +15,12 @@ import (
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb"
-	"github.com/tablewise/tablewise/data"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-var (
-	sampleOnce sync.Once
-	sampleDB   *db.DB
-	sampleErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if sampleDB != nil {
-		sampleDB.Close()
-	}
-	os.Exit(code)
-}
-
-// openSample opens the built-in sample database once for the package.
-func openSample(t *testing.T) *db.DB {
-	t.Helper()
-	sampleOnce.Do(func() {
-		p, err := data.SamplePath()
-		if err != nil {
-			sampleErr = err
-			return
-		}
-		sampleDB, sampleErr = db.Open(context.Background(), p, db.Options{Label: data.SampleName})
-	})
-	require.NoError(t, sampleErr)
-	return sampleDB
-}
+// openSample is the built-in sample database, shared by the package's tests.
+func openSample(t *testing.T) *db.DB { return testdb.Sample(t) }
 
 func openFixture(t *testing.T) *db.DB {
 	t.Helper()
