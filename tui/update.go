@@ -366,7 +366,7 @@ func (a *App) onPrompt(msg prompt.DoneMsg) tea.Cmd {
 	case "export":
 		return a.startExport(a.grid.SQL(), msg.Value)
 	case "png":
-		if err := refuseTarget(msg.Value, a.d); err != nil {
+		if err := a.d.CheckOutput(msg.Value); err != nil {
 			return a.fail(err)
 		}
 		spec, _ := a.chart.Spec()

@@ -256,26 +256,6 @@ func exportFormat(path string) string {
 	return "csv"
 }
 
-// refuseTarget stops an export or chart path that is the database itself.
-func refuseTarget(path string, d *db.DB) error {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	dbp := d.Path()
-	for _, p := range []string{dbp, dbp + "-journal", dbp + "-wal", dbp + "-shm"} {
-		if abs == p {
-			return fmt.Errorf("refusing to write to %s: it is the database file — choose another path", path)
-		}
-	}
-	if a, err := os.Stat(abs); err == nil {
-		if b, err := os.Stat(dbp); err == nil && os.SameFile(a, b) {
-			return fmt.Errorf("refusing to write to %s: it is the database file — choose another path", path)
-		}
-	}
-	return nil
-}
-
 // exportSink counts rows for the progress line.
 type exportSink struct {
 	export.Writer
@@ -292,7 +272,7 @@ func (e *exportSink) Row(c *query.Cursor) error {
 
 // startExport re-runs sql and streams every row to path.
 func (a *App) startExport(sql, path string) tea.Cmd {
-	if err := refuseTarget(path, a.d); err != nil {
+	if err := a.d.CheckOutput(path); err != nil {
 		return a.fail(err)
 	}
 	a.seq++

@@ -57,8 +57,8 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 		return err
 	}
 	defer d.Close()
-	if err := refuseDatabaseTarget(o.out, d.Path()); err != nil {
-		return err
+	if err := d.CheckOutput(o.out); err != nil {
+		return usagef("%v", err)
 	}
 	res, err := query.Collect(ctx, d, o.sql, query.Options{MaxRows: charts.MaxRows, MaxBytes: 256 << 20, Timeout: o.timeout})
 	if err != nil {

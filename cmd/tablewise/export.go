@@ -85,8 +85,8 @@ func exportCmd(ctx context.Context, o exportOptions, s *streams) error {
 		return err
 	}
 	defer d.Close()
-	if err := refuseDatabaseTarget(o.out, d.Path()); err != nil {
-		return err
+	if err := d.CheckOutput(o.out); err != nil {
+		return usagef("%v", err)
 	}
 
 	// Write to a temporary file beside the target and rename at the end, so

@@ -31,28 +31,6 @@ func readAllLimited(r io.Reader) (string, error) {
 	return string(b), nil
 }
 
-// refuseDatabaseTarget stops an output path that names the database file
-// itself (or its journal): tablewise never writes the database, not even
-// by replacing it with an export.
-func refuseDatabaseTarget(out, dbPath string) error {
-	if out == "" || out == "-" {
-		return nil
-	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return nil
-	}
-	if abs == dbPath || abs == dbPath+"-journal" || abs == dbPath+"-wal" || abs == dbPath+"-shm" {
-		return usagef("refusing to write to %s: it is the database file — choose another --out", out)
-	}
-	a, errA := os.Stat(abs)
-	b, errB := os.Stat(dbPath)
-	if errA == nil && errB == nil && os.SameFile(a, b) {
-		return usagef("refusing to write to %s: it is the database file — choose another --out", out)
-	}
-	return nil
-}
-
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so path is never left half-written.
 func writeFileAtomic(path string, data []byte) error {

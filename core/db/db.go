@@ -281,3 +281,39 @@ func (d *DB) Close() error {
 		}
 	}
 }
+
+// ErrOutputIsDatabase is matched by CheckOutput's refusal.
+var ErrOutputIsDatabase = errors.New("output path is the database file")
+
+type outputError struct{ path string }
+
+func (e *outputError) Error() string {
+	return "refusing to write to " + e.path + ": it is the database file — choose another path"
+}
+
+func (e *outputError) Is(target error) bool { return target == ErrOutputIsDatabase }
+
+// CheckOutput refuses an output path (an export, a chart) that names the
+// database file or its journal: tablewise never writes the database, not
+// even by replacing it with an export. "" and "-" (stdout) pass.
+func (d *DB) CheckOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	refuse := &outputError{path}
+	for _, p := range []string{d.path, d.path + "-journal", d.path + "-wal", d.path + "-shm"} {
+		if abs == p {
+			return refuse
+		}
+	}
+	if a, err := os.Stat(abs); err == nil {
+		if b, err := os.Stat(d.path); err == nil && os.SameFile(a, b) {
+			return refuse
+		}
+	}
+	return nil
+}

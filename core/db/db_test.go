@@ -143,3 +143,26 @@ func TestQuoteIdent(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckOutput(t *testing.T) {
+	path := testdb.Fixture(t)
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-journal", path + "-wal", link} {
+		if err := d.CheckOutput(p); !errors.Is(err, db.ErrOutputIsDatabase) || !strings.Contains(err.Error(), "refusing to write to") {
+			t.Errorf("CheckOutput(%q) = %v", p, err)
+		}
+	}
+	for _, p := range []string{"", "-", filepath.Join(t.TempDir(), "out.csv")} {
+		if err := d.CheckOutput(p); err != nil {
+			t.Errorf("CheckOutput(%q) = %v", p, err)
+		}
+	}
+}
