@@ -14,6 +14,7 @@ import (
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
+	"github.com/tablewise/tablewise/core/tools"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -402,5 +403,24 @@ func TestThreadTurnsRoundTrip(t *testing.T) {
 	got := th.Turns()
 	if len(got) != 2 || got[1].Question != "q2" || got[1].Answer != "a2" {
 		t.Fatalf("turns %+v", got)
+	}
+}
+
+// TestSharedToolsUseMCPWords checks that the tools the MCP server also
+// serves reach the model with the same descriptions.
+func TestSharedToolsUseMCPWords(t *testing.T) {
+	f := llmtest.New(t, "openai", llmtest.Text("Nothing to query."))
+	if _, err := newAgent(t, sample(t), f, agent.Options{}).Ask(context.Background(), "hello", nil); err != nil {
+		t.Fatal(err)
+	}
+	sent := map[string]string{}
+	for _, tl := range f.Requests()[0]["tools"].([]any) {
+		fn := tl.(map[string]any)["function"].(map[string]any)
+		sent[fn["name"].(string)] = fn["description"].(string)
+	}
+	for _, name := range []string{tools.NameListTables, tools.NameDescribeTable, tools.NameSampleValues, tools.NameRunSQL} {
+		if want := tools.DocFor(name).Description; want == "" || sent[name] != want {
+			t.Errorf("%s: sent %q, core/tools says %q", name, sent[name], want)
+		}
 	}
 }

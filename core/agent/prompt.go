@@ -3,13 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-
-	"github.com/tablewise/tablewise/core/llm"
-)
-
-type (
-	llmTool     = llm.Tool
-	llmToolCall = llm.ToolCall
 )
 
 const systemTemplate = `You are tablewise, a careful data analyst. You answer questions about one SQLite database, %q, which is read-only.
