@@ -3,146 +3,16 @@ package db_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
-
-func TestOpenMissingFileIsClearAndCreatesNothing(t *testing.T) {
-	dir := t.TempDir()
-	missing := filepath.Join(dir, "nope.db")
-	for _, p := range []string{missing, "file:" + missing + "?mode=rwc"} {
-		_, err := db.Open(context.Background(), p, db.Options{})
-		if !errors.Is(err, db.ErrNotFound) || !strings.Contains(err.Error(), "never creates") {
-			t.Fatalf("Open(%q) = %v", p, err)
-		}
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Fatalf("Open created %v", entries)
-	}
-}
-
-func TestOpenRejectsNonDatabases(t *testing.T) {
-	dir := t.TempDir()
-	junk := filepath.Join(dir, "junk.db")
-	os.WriteFile(junk, []byte(strings.Repeat("not a database ", 100)), 0o644)
-	if _, err := db.Open(context.Background(), junk, db.Options{}); err == nil || !strings.Contains(err.Error(), "not a database") {
-		t.Fatalf("junk file: %v", err)
-	}
-	if _, err := db.Open(context.Background(), dir, db.Options{}); err == nil || !strings.Contains(err.Error(), "directory") {
-		t.Fatalf("directory: %v", err)
-	}
-}
-
-func TestOpenPathsWithSpecialCharacters(t *testing.T) {
-	src := testdb.Fixture(t)
-	dir := filepath.Join(t.TempDir(), "a dir#%")
-	os.MkdirAll(dir, 0o755)
-	dst := filepath.Join(dir, "my data?.db")
-	b, _ := os.ReadFile(src)
-	os.WriteFile(dst, b, 0o644)
-	escaped := "file:" + strings.NewReplacer(" ", "%20", "#", "%23", "%", "%25", "?", "%3F").Replace(dst)
-	for _, p := range []string{dst, escaped + "?mode=rw", escaped + "?mode=rwc&immutable=1"} {
-		d, err := db.Open(context.Background(), p, db.Options{})
-		if err != nil {
-			t.Fatalf("Open(%q): %v", p, err)
-		}
-		if d.Path() != dst {
-			t.Errorf("Path() = %q, want %q", d.Path(), dst)
-		}
-		h, err := d.Health(context.Background())
-		if err != nil || !h.ReadOnly || !h.Defensive || h.TrustedSchema || h.AttachLimit != 0 {
-			t.Fatalf("%q: health %+v %v (mode=rw in the URI must not make it writable)", p, h, err)
-		}
-		d.Close()
-	}
-}
-
-func TestCatalog(t *testing.T) {
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	cat, err := d.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := strings.Join(cat.TableNames(), ",")
-	if names != "customer,Match,order,Order Details,t,big_orders" {
-		t.Fatalf("tables %s", names)
-	}
-	od := cat.Table("order details")
-	if od == nil || od.Kind != "table" || od.RowCount != 3 || od.RowCountEstimated {
-		t.Fatalf("Order Details: %+v", od)
-	}
-	if strings.Join(od.PrimaryKey, ",") != "order_id,product" {
-		t.Errorf("pk %v", od.PrimaryKey)
-	}
-	if len(od.ForeignKeys) != 1 || od.ForeignKeys[0].RefTable != "order" || od.ForeignKeys[0].Columns[0] != "order_id" {
-		t.Errorf("fks %+v", od.ForeignKeys)
-	}
-	if len(od.Sample) != 3 || len(od.Sample[0]) != 4 {
-		t.Errorf("sample %v", od.Sample)
-	}
-	ord := cat.Table("order")
-	if len(ord.Indexes) != 1 || ord.Indexes[0].Name != "order_customer" || ord.Indexes[0].Columns[0] != "customer_id" {
-		t.Errorf("indexes %+v", ord.Indexes)
-	}
-	refs := cat.ReferencedBy("order")
-	if len(refs) != 1 || refs[0].Table != "Order Details" {
-		t.Errorf("referenced by %+v", refs)
-	}
-	cust := cat.Table("customer")
-	if cust.Columns[2].Name != "country" || cust.Columns[2].Comment != "where they live" || !cust.Columns[1].NotNull {
-		t.Errorf("customer columns %+v", cust.Columns)
-	}
-	v := cat.Table("big_orders")
-	if v.Kind != "view" || v.RowCount != 2 || len(v.Columns) != 4 {
-		t.Errorf("view %+v", v)
-	}
-	if got := cat.ColumnNames("Match"); strings.Join(got, ",") != "id,home,away,data" {
-		t.Errorf("Match columns %v", got)
-	}
-}
-
-func TestPoolBoundsAndConcurrency(t *testing.T) {
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := query.Collect(context.Background(), d, "SELECT count(*) FROM customer", query.Options{})
-			if err != nil || res.Rows[0][0] != int64(4) {
-				t.Errorf("got %v %v", res, err)
-			}
-		}()
-	}
-	wg.Wait()
-	d.Close()
-	if _, err := query.Collect(context.Background(), d, "SELECT 1", query.Options{}); err == nil {
-		t.Fatal("query after Close succeeded")
-	}
-}
-
-func TestQuoteIdent(t *testing.T) {
-	for in, want := range map[string]string{"plain": "plain", "Order Details": `"Order Details"`, "order": `"order"`, `we"ird`: `"we""ird"`, "Match": `"Match"`, "x1": "x1", "1x": `"1x"`} {
-		if got := db.QuoteIdentIfNeeded(in); got != want {
-			t.Errorf("QuoteIdentIfNeeded(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
 
 func TestCheckOutput(t *testing.T) {
 	path := testdb.Fixture(t)
@@ -164,5 +34,138 @@ func TestCheckOutput(t *testing.T) {
 		if err := d.CheckOutput(p); err != nil {
 			t.Errorf("CheckOutput(%q) = %v", p, err)
 		}
+	}
+}
+
+// TestCheckOutputThroughSymlink: with the database opened through a link,
+// an output path naming the real file's journal (or the real file, or its
+// -wal) is refused; so is an output that is itself a link to them.
+func TestCheckOutputThroughSymlink(t *testing.T) {
+	realDir := t.TempDir()
+	b, _ := os.ReadFile(testdb.Fixture(t))
+	real := filepath.Join(realDir, "r.db")
+	if err := os.WriteFile(real, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linkDir := t.TempDir()
+	link := filepath.Join(linkDir, "link.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	dirLink := filepath.Join(linkDir, "dir")
+	if err := os.Symlink(realDir, dirLink); err != nil {
+		t.Fatal(err)
+	}
+	outLink := filepath.Join(linkDir, "out.csv")
+	if err := os.Symlink(real+"-wal", outLink); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(context.Background(), link, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, p := range []string{real, real + "-journal", real + "-wal", real + "-shm", link + "-journal",
+		filepath.Join(dirLink, "r.db-journal"), filepath.Join(dirLink, "r.db"), outLink} {
+		if err := d.CheckOutput(p); !errors.Is(err, db.ErrOutputIsDatabase) {
+			t.Errorf("CheckOutput(%q) = %v", p, err)
+		}
+	}
+	if err := d.CheckOutput(filepath.Join(realDir, "r.db.csv")); err != nil {
+		t.Errorf("a neighbour file was refused: %v", err)
+	}
+}
+
+type catOutcome struct {
+	err     error
+	elapsed time.Duration
+}
+
+func readCatalog(ctx context.Context, d *db.DB) catOutcome {
+	start := time.Now()
+	_, err := d.Catalog(ctx)
+	return catOutcome{err, time.Since(start)}
+}
+
+// TestCatalogDeadline: the caller's deadline bounds the whole read, and a
+// caller waiting for another caller's read gives up at its own deadline.
+func TestCatalogDeadline(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "CREATE VIEW slow%02d AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) AS n FROM c;", i)
+	}
+	d, err := db.Open(context.Background(), testdb.Build(t, "slow30.db", b.String()), db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+	defer cancel()
+	first := make(chan catOutcome, 1)
+	go func() { first <- readCatalog(ctx, d) }()
+	time.Sleep(100 * time.Millisecond)
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel2()
+	second := testdb.Within(t, 10*time.Second, func() catOutcome { return readCatalog(ctx2, d) })
+	if second.err == nil || second.elapsed > 400*time.Millisecond {
+		t.Errorf("waiting caller: %v after %v", second.err, second.elapsed)
+	}
+	out := testdb.Within(t, 20*time.Second, func() catOutcome { return <-first })
+	if !errors.Is(out.err, context.DeadlineExceeded) || out.elapsed > 1600*time.Millisecond {
+		t.Errorf("reader with a 600ms deadline: %v after %v", out.err, out.elapsed)
+	}
+}
+
+// TestFileStamp: a SQLite file's stamp stays while nothing writes it and
+// changes with a write (here, one that keeps the file's size); a database
+// loaded from a data file has none, so its catalog is always read.
+func TestFileStamp(t *testing.T) {
+	ctx := context.Background()
+	path := testdb.Fixture(t)
+	d, err := db.Open(ctx, path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s1, ok := d.FileStamp()
+	if !ok || s1 == "" {
+		t.Fatalf("FileStamp of a SQLite file: %q, %v", s1, ok)
+	}
+	if _, err := d.Catalog(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s2, _ := d.FileStamp(); s2 != s1 {
+		t.Fatalf("reading changed the stamp: %q, then %q", s1, s2)
+	}
+	// The same bytes written again: the size is the same, the time not.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s3, _ := d.FileStamp(); s3 == s1 {
+		t.Fatalf("a write left the stamp %q", s3)
+	}
+
+	csv := filepath.Join(t.TempDir(), "people.csv")
+	if err := os.WriteFile(csv, []byte("name,age\nada,36\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := db.Open(ctx, csv, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if s, ok := m.FileStamp(); ok {
+		t.Fatalf("FileStamp of a loaded CSV file: %q, want none", s)
+	}
+
+	// Adopt keeps the first catalog.
+	cat, _ := d.Catalog(ctx)
+	if got := d.Adopt(nil); got != cat {
+		t.Fatalf("Adopt replaced a cached catalog")
 	}
 }

@@ -3,6 +3,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -44,8 +47,19 @@ func New(format string, w io.Writer, opt Options) (Writer, error) {
 	case "markdown", "md":
 		return NewMarkdown(w), nil
 	}
-	return nil, fmt.Errorf("unknown format %q (choose %s)", format, strings.Join(Formats, ", "))
+	return nil, &FormatError{Format: format}
 }
+
+// FormatError is a format New does not know.
+type FormatError struct{ Format string }
+
+func (e *FormatError) Error() string { return format.WithHint(e.Message(), e.Hint()) }
+
+// Message names the unknown format.
+func (e *FormatError) Message() string { return fmt.Sprintf("unknown format %q", e.Format) }
+
+// Hint lists the formats there are.
+func (e *FormatError) Hint() string { return "choose " + strings.Join(Formats, ", ") }
 
 // buffered accumulates output and flushes in large writes.
 type buffered struct {
@@ -74,33 +88,6 @@ func (b *buffered) flush() error {
 	return b.err
 }
 
-// AppendFloat formats f as SQLite shows a REAL: the shortest text that reads
-// back as the same float, with ".0" on whole numbers so a REAL never looks
-// like an INTEGER.
-func AppendFloat(b []byte, f float64) []byte {
-	switch {
-	case math.IsInf(f, 1):
-		return append(b, "Inf"...)
-	case math.IsInf(f, -1):
-		return append(b, "-Inf"...)
-	case math.IsNaN(f):
-		return append(b, "NaN"...)
-	}
-	start := len(b)
-	abs := math.Abs(f)
-	if abs != 0 && (abs < 1e-4 || abs >= 1e15) {
-		b = strconv.AppendFloat(b, f, 'e', -1, 64)
-	} else {
-		b = strconv.AppendFloat(b, f, 'f', -1, 64)
-	}
-	for _, c := range b[start:] {
-		if c == '.' || c == 'e' {
-			return b
-		}
-	}
-	return append(b, ".0"...)
-}
-
 // appendBlob renders a blob for text formats: 0x followed by hex.
 func appendBlob(b, blob []byte) []byte {
 	b = append(b, "0x"...)
@@ -114,9 +101,11 @@ type csvWriter struct {
 	raw bool
 }
 
-// NewCSV writes RFC 4180 CSV with a header row and CRLF line ends. Unless
-// raw, a text cell that starts with =, +, -, @, tab, CR or LF is prefixed
-// with a single quote so spreadsheets do not run it as a formula (OWASP).
+// NewCSV writes RFC 4180 CSV with a header row and CRLF line ends. Text is
+// written as valid UTF-8: an invalid byte, and a NUL byte (which CSV readers
+// choke on), become U+FFFD; other characters are kept. Unless raw, a text
+// cell a spreadsheet could read as a formula (see formulaLike) is prefixed
+// with a single quote (OWASP).
 func NewCSV(w io.Writer, raw bool) Writer {
 	return &csvWriter{buffered: buffered{w: w, buf: make([]byte, 0, flushAt+4096)}, raw: raw}
 }
@@ -132,7 +121,7 @@ func (c *csvWriter) Begin(cols []query.Column) error {
 	return c.maybeFlush()
 }
 
-func (c *csvWriter) Row(cur *query.Cursor) error {
+func (c *csvWriter) Row(cur query.Cursor) error {
 	b := c.buf
 	for i, n := 0, cur.Len(); i < n; i++ {
 		if i > 0 {
@@ -142,7 +131,7 @@ func (c *csvWriter) Row(cur *query.Cursor) error {
 		case query.Integer:
 			b = strconv.AppendInt(b, cur.Int64(i), 10)
 		case query.Real:
-			b = AppendFloat(b, cur.Float64(i))
+			b = format.AppendFloat(b, cur.Float64(i))
 		case query.Text:
 			b = c.appendText(b, cur.Bytes(i))
 		case query.Blob:
@@ -153,8 +142,30 @@ func (c *csvWriter) Row(cur *query.Cursor) error {
 	return c.maybeFlush()
 }
 
+// csvPlain marks the bytes a text cell can hold and still be written as it
+// is: ASCII other than NUL, comma, double quote, CR and LF.
+var csvPlain = func() (t [256]bool) {
+	for ch := 1; ch < utf8.RuneSelf; ch++ {
+		t[ch] = ch != ',' && ch != '"' && ch != '\n' && ch != '\r'
+	}
+	return t
+}()
+
 func (c *csvWriter) appendText(b, s []byte) []byte {
-	formula := !c.raw && len(s) > 0 && strings.IndexByte("=+-@\t\r\n", s[0]) >= 0
+	formula := !c.raw && formulaLike(s)
+	plain := true
+	for _, ch := range s {
+		if !csvPlain[ch] {
+			plain = false
+			break
+		}
+	}
+	if plain { // the common case: one pass, one copy
+		if formula {
+			b = append(b, '\'')
+		}
+		return append(b, s...)
+	}
 	quote := false
 	for _, ch := range s {
 		if ch == ',' || ch == '"' || ch == '\n' || ch == '\r' {
@@ -162,24 +173,67 @@ func (c *csvWriter) appendText(b, s []byte) []byte {
 			break
 		}
 	}
-	if !quote && !formula {
-		return append(b, s...)
+	if quote {
+		b = append(b, '"')
 	}
-	if !quote {
-		b = append(b, '\'')
-		return append(b, s...)
-	}
-	b = append(b, '"')
 	if formula {
 		b = append(b, '\'')
 	}
-	for _, ch := range s {
-		if ch == '"' {
-			b = append(b, '"')
-		}
-		b = append(b, ch)
+	if !quote && bytes.IndexByte(s, 0) < 0 && utf8.Valid(s) {
+		return append(b, s...) // the common case, in one copy
 	}
-	return append(b, '"')
+	for i := 0; i < len(s); {
+		ch := s[i]
+		if ch < utf8.RuneSelf {
+			switch {
+			case ch == '"':
+				b = append(b, '"', '"')
+			case ch == 0:
+				b = append(b, "\ufffd"...)
+			default:
+				b = append(b, ch)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\ufffd"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	if quote {
+		b = append(b, '"')
+	}
+	return b
+}
+
+// formulaLike says whether a spreadsheet could read text as a formula: it
+// starts with a tab, CR or LF, or its first character after any leading
+// whitespace (which Google Sheets, and LibreOffice when trimming spaces,
+// drop) and invisible marks (BOM, zero-width space) is =, +, - or @, or one
+// of their full-width forms (＝ ＋ － ＠), which some spreadsheets read in
+// East Asian locales.
+func formulaLike(s []byte) bool {
+	if len(s) > 0 && (s[0] == '\t' || s[0] == '\r' || s[0] == '\n') {
+		return true
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		switch r {
+		case '=', '+', '-', '@', '＝', '＋', '－', '＠':
+			return true
+		case '\ufeff', '\u200b', '\u200c', '\u200d', '\u2060':
+		default:
+			if !unicode.IsSpace(r) {
+				return false
+			}
+		}
+		i += size
+	}
+	return false
 }
 
 func (c *csvWriter) Finish(*query.Summary) error { return c.flush() }
@@ -212,10 +266,10 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return append(b, "null"...)
 	}
-	return AppendFloat(b, f)
+	return format.AppendFloat(b, f)
 }
 
-func appendCursorJSON(b []byte, cur *query.Cursor, i int) []byte {
+func appendCursorJSON(b []byte, cur query.Cursor, i int) []byte {
 	switch cur.Kind(i) {
 	case query.Integer:
 		return strconv.AppendInt(b, cur.Int64(i), 10)
@@ -295,7 +349,7 @@ func (j *jsonWriter) Begin(cols []query.Column) error {
 	return nil
 }
 
-func (j *jsonWriter) Row(cur *query.Cursor) error {
+func (j *jsonWriter) Row(cur query.Cursor) error {
 	if j.rows > 0 {
 		j.buf = append(j.buf, ',')
 	}
@@ -351,7 +405,7 @@ func (j *jsonlWriter) Begin(cols []query.Column) error {
 	return nil
 }
 
-func (j *jsonlWriter) Row(cur *query.Cursor) error {
+func (j *jsonlWriter) Row(cur query.Cursor) error {
 	j.buf = append(j.buf, '{')
 	for i := 0; i < cur.Len(); i++ {
 		if i > 0 {
@@ -375,7 +429,8 @@ type mdWriter struct {
 }
 
 // NewMarkdown writes a GitHub-flavoured Markdown table. NULL shows as an
-// empty cell; pipes are escaped and line breaks become <br>.
+// empty cell; pipes are escaped, line breaks become <br>, and control
+// characters and invalid UTF-8 are made visible (see appendMarkdown).
 func NewMarkdown(w io.Writer) Writer { return &mdWriter{buffered: buffered{w: w}} }
 
 func (m *mdWriter) Begin(cols []query.Column) error {
@@ -388,7 +443,7 @@ func (m *mdWriter) Begin(cols []query.Column) error {
 	}
 	m.buf = append(m.buf, "\n|"...)
 	for _, c := range cols {
-		if isNumericType(c.Type) {
+		if format.IsNumericType(c.Type) {
 			m.buf = append(m.buf, " ---: |"...)
 		} else {
 			m.buf = append(m.buf, " --- |"...)
@@ -398,7 +453,7 @@ func (m *mdWriter) Begin(cols []query.Column) error {
 	return nil
 }
 
-func (m *mdWriter) Row(cur *query.Cursor) error {
+func (m *mdWriter) Row(cur query.Cursor) error {
 	m.buf = append(m.buf, '|')
 	for i := 0; i < cur.Len(); i++ {
 		m.buf = append(m.buf, ' ')
@@ -406,7 +461,7 @@ func (m *mdWriter) Row(cur *query.Cursor) error {
 		case query.Integer:
 			m.buf = strconv.AppendInt(m.buf, cur.Int64(i), 10)
 		case query.Real:
-			m.buf = AppendFloat(m.buf, cur.Float64(i))
+			m.buf = format.AppendFloat(m.buf, cur.Float64(i))
 		case query.Text:
 			m.buf = appendMarkdown(m.buf, string(cur.Bytes(i)))
 		case query.Blob:
@@ -418,25 +473,23 @@ func (m *mdWriter) Row(cur *query.Cursor) error {
 	return m.maybeFlush()
 }
 
+// appendMarkdown appends s as the text of a table cell: pipes escaped, line
+// breaks as <br>, and, as the output is for reading, control characters
+// and invalid UTF-8 made visible (format.PrintableLine: ␛, ␀, �).
 func appendMarkdown(b []byte, s string) []byte {
-	for _, r := range s {
-		switch r {
-		case '|':
-			b = append(b, '\\', '|')
-		case '\n':
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
 			b = append(b, "<br>"...)
-		case '\r':
-		default:
-			b = utf8.AppendRune(b, r)
+		}
+		line = format.PrintableLine(line)
+		for j := 0; j < len(line); j++ {
+			if line[j] == '|' {
+				b = append(b, '\\')
+			}
+			b = append(b, line[j])
 		}
 	}
 	return b
 }
 
 func (m *mdWriter) Finish(*query.Summary) error { return m.flush() }
-
-func isNumericType(t string) bool {
-	t = strings.ToUpper(t)
-	return strings.Contains(t, "INT") || strings.Contains(t, "REAL") || strings.Contains(t, "FLOA") ||
-		strings.Contains(t, "DOUB") || strings.Contains(t, "NUM") || strings.Contains(t, "DEC")
-}

@@ -5,15 +5,21 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -135,14 +141,6 @@ func TestJSONLDuplicateNames(t *testing.T) {
 	}
 }
 
-func TestAppendFloat(t *testing.T) {
-	for f, want := range map[float64]string{1: "1.0", 0.1: "0.1", -2.5: "-2.5", 1e20: "1e+20", 1.5e-7: "1.5e-07", 123456789.125: "123456789.125", 0: "0.0"} {
-		if got := string(export.AppendFloat(nil, f)); got != want {
-			t.Errorf("AppendFloat(%v) = %q, want %q", f, got, want)
-		}
-	}
-}
-
 // BenchmarkExportCSV streams 100,000 rows of six columns to CSV.
 func BenchmarkExportCSV(b *testing.B) {
 	path := testdb.Build(b, "bench.db", `CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, price REAL, qty INTEGER, day TEXT, note TEXT);
@@ -164,4 +162,183 @@ INSERT INTO t SELECT x, 'item-'||(x%9973), (x%1000)/7.0, x%17, date('2022-01-01'
 		w.Finish(sum)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100000, "ns/row")
+}
+
+// Every way a spreadsheet may start reading a cell as a formula is
+// guarded: the trigger characters, leading whitespace before them (Google
+// Sheets, and LibreOffice with "trim spaces", drop it), their full-width
+// forms, and a leading tab, CR or LF (OWASP).
+func TestCSVFormulaGuard(t *testing.T) {
+	for _, c := range []struct{ value, want string }{
+		{"=1+1", "'=1+1"},
+		{"+1", "'+1"},
+		{"-1", "'-1"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{" =1", "' =1"},
+		{"   +cmd", "'   +cmd"},
+		{"\u00a0=1", "'\u00a0=1"}, // no-break space
+		{"\u3000@x", "'\u3000@x"}, // ideographic space
+		{"\ufeff=1", "'\ufeff=1"}, // byte-order mark
+		{"\u200b-1", "'\u200b-1"}, // zero-width space
+		{"＝1+1", "'＝1+1"},         // full-width equals sign
+		{"＋1", "'＋1"},
+		{"－1", "'－1"},
+		{"＠x", "'＠x"},
+		{"\tx", "'\tx"},
+		{" x = 1", " x = 1"}, // a formula character later on is text
+		{"a=1", "a=1"},
+		{"   ", "   "},
+		{"", ""},
+	} {
+		sql := "SELECT " + sqlString(c.value) + " AS v"
+		got := strings.TrimSuffix(strings.TrimPrefix(write(t, "csv", export.Options{}, sql), "v\r\n"), "\r\n")
+		if got != c.want && got != `"`+c.want+`"` {
+			t.Errorf("%q: got %q, want %q", c.value, got, c.want)
+		}
+		raw := strings.TrimSuffix(strings.TrimPrefix(write(t, "csv", export.Options{Raw: true}, sql), "v\r\n"), "\r\n")
+		if strings.Trim(raw, `"`) != c.value {
+			t.Errorf("%q raw: got %q", c.value, raw)
+		}
+	}
+}
+
+// sqlString quotes s as an SQL string literal built from char() for the
+// characters SQL text cannot hold as they are.
+func sqlString(s string) string {
+	var parts []string
+	for _, r := range s {
+		if r < 0x20 {
+			parts = append(parts, "char("+strconv.Itoa(int(r))+")")
+			continue
+		}
+		parts = append(parts, "'"+strings.ReplaceAll(string(r), "'", "''")+"'")
+	}
+	if len(parts) == 0 {
+		return "''"
+	}
+	return strings.Join(parts, "||")
+}
+
+// CSV and Markdown write valid UTF-8 as JSON does: an invalid byte becomes
+// U+FFFD; NUL, which CSV and Markdown cannot hold, becomes U+FFFD in CSV
+// and ␀ in Markdown (JSON keeps it as \u0000). Markdown, written for
+// reading, shows other control characters as symbols too; CSV keeps them.
+func TestTextIsValidUTF8InEveryFormat(t *testing.T) {
+	const sql = `SELECT CAST(x'61ff62' AS TEXT) AS bad, 'a'||char(0)||'b' AS nul, char(27)||'[2J' AS esc`
+	csvOut := write(t, "csv", export.Options{}, sql)
+	if want := "bad,nul,esc\r\na\ufffdb,a\ufffdb,\x1b[2J\r\n"; csvOut != want {
+		t.Errorf("csv: %q, want %q", csvOut, want)
+	}
+	md := write(t, "markdown", export.Options{}, sql)
+	if want := "| a\ufffdb | a␀b | ␛[2J |\n"; !strings.HasSuffix(md, want) {
+		t.Errorf("markdown: %q, want it to end %q", md, want)
+	}
+	js := write(t, "json", export.Options{}, sql)
+	if !strings.Contains(js, `["a\ufffdb","a\u0000b","\u001b[2J"]`) {
+		t.Errorf("json: %s", js)
+	}
+	for name, out := range map[string]string{"csv": csvOut, "markdown": md, "json": js} {
+		if !utf8.ValidString(out) || strings.ContainsRune(out, 0) {
+			t.Errorf("%s: invalid UTF-8 or a NUL byte in %q", name, out)
+		}
+	}
+}
+
+func TestFormatFor(t *testing.T) {
+	for path, want := range map[string]string{
+		"a.csv": "csv", "a.JSON": "json", "a.jsonl": "jsonl", "a.ndjson": "jsonl",
+		"a.md": "markdown", "a.markdown": "markdown", "a.txt": "csv", "noext": "csv",
+	} {
+		if got := export.FormatFor(path); got != want {
+			t.Errorf("FormatFor(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// ToFile writes the whole result in the format its name asks for, counts
+// what it wrote, and leaves nothing behind when it fails or would write
+// over the database.
+func TestToFile(t *testing.T) {
+	dbPath := testdb.Fixture(t)
+	d, err := db.Open(context.Background(), dbPath, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	dir := t.TempDir()
+	ctx := context.Background()
+
+	out := filepath.Join(dir, "names.markdown")
+	var p export.Progress
+	sum, err := export.ToFile(ctx, d, "SELECT name FROM customer ORDER BY id LIMIT 2", out, export.RunOptions{Progress: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if want := "| name |\n| --- |\n| Zoë Brontë |\n| 田中 太郎 |\n"; string(b) != want {
+		t.Errorf("wrote %q, want %q", b, want)
+	}
+	if sum.RowCount != 2 || p.Rows.Load() != 2 || p.Bytes.Load() != int64(len(b)) {
+		t.Errorf("rows %d, progress %d rows %d bytes; file %d bytes", sum.RowCount, p.Rows.Load(), p.Bytes.Load(), len(b))
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+
+	// The format flag wins over the extension.
+	js := filepath.Join(dir, "forced.csv")
+	if _, err := export.ToFile(ctx, d, "SELECT 1 AS a", js, export.RunOptions{Format: "jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(js); string(b) != "{\"a\":1}\n" {
+		t.Errorf("forced jsonl: %q", b)
+	}
+
+	// Failures leave no file: a refusal, an unknown format, the database.
+	if _, err := export.ToFile(ctx, d, "DELETE FROM customer", filepath.Join(dir, "bad.csv"), export.RunOptions{}); !errors.Is(err, guard.ErrRefused) {
+		t.Errorf("refused export: %v", err)
+	}
+	var fe *export.FormatError
+	if _, err := export.ToFile(ctx, d, "SELECT 1", filepath.Join(dir, "x.csv"), export.RunOptions{Format: "xml"}); !errors.As(err, &fe) || fe.Format != "xml" {
+		t.Errorf("unknown format: %v", err)
+	}
+	if _, err := export.ToFile(ctx, d, "SELECT 1", dbPath, export.RunOptions{}); !errors.Is(err, db.ErrOutputIsDatabase) {
+		t.Errorf("export over the database: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("directory holds %v, want the two exports", entries)
+	}
+}
+
+// Watch reports the counters until stopped, and not after.
+func TestProgressWatch(t *testing.T) {
+	var p export.Progress
+	p.Rows.Store(5)
+	p.Bytes.Store(70)
+	var mu sync.Mutex
+	calls := 0
+	seen := make(chan [2]int64, 1)
+	stop := p.Watch(time.Millisecond, func(rows, bytes int64) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		select {
+		case seen <- [2]int64{rows, bytes}:
+		default:
+		}
+	})
+	if got := <-seen; got != [2]int64{5, 70} {
+		t.Errorf("reported %v, want [5 70]", got)
+	}
+	stop()
+	mu.Lock()
+	after := calls
+	mu.Unlock()
+	time.Sleep(10 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != after {
+		t.Errorf("reported %d times after stop", calls-after)
+	}
 }

@@ -1,12 +1,13 @@
-// Package guard decides whether a SQL text may run against a database that
-// must never be written.
+// Package guard is the engine-neutral vocabulary of refusal: the input
+// limits every SQL text passes first (CheckText), the typed errors engines
+// raise (Rejection, SQLError, ErrEmpty), a keyword lexer that names a
+// refused statement, and the "did you mean" hints over catalog names.
 //
-// SQLite's own compiler is the parser of record: the text is prepared on a
-// connection whose authorizer allows only reads (see Authorize), the prepared
-// statement must be read-only and return columns, and the text after it may
-// hold nothing but whitespace, semicolons and comments. A parser is used only
-// to refuse early with a friendlier message or to find names for hints,
-// never to accept.
+// Deciding what a text is belongs to each engine, with the database's own
+// parser as the parser of record (for SQLite: its compiler, an authorizer
+// allow-list and sqlite3_stmt_readonly, in core/engine/sqlite). The lexer
+// here is used only to refuse early with a friendlier message or to find
+// names for hints, never to accept.
 package guard
 
 import (
@@ -15,7 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tablewise/tablewise/core/internal/lite"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 // MaxSQLBytes is the largest SQL text the guard looks at.
@@ -37,37 +38,40 @@ type Rejection struct {
 	Hint   string
 }
 
-func (r *Rejection) Error() string {
-	if r.Hint == "" {
-		return r.Reason
-	}
-	return r.Reason + " — " + r.Hint
-}
+func (r *Rejection) Error() string { return format.WithHint(r.Reason, r.Hint) }
 
 // Is makes errors.Is(err, ErrRefused) true for every rejection.
 func (r *Rejection) Is(target error) bool { return target == ErrRefused }
 
-// SQLError is SQL that SQLite could not compile or run: a bad name, a
-// syntax error. Its message is SQLite's, with a hint where one helps.
+// SQLError is SQL the database could not compile or run: a bad name, a
+// syntax error. Its message is the database's, with a hint where one
+// helps.
 type SQLError struct {
-	Msg  string
+	Msg string
+	// Code is the engine's own error code (SQLite's result code).
 	Code int
 	Hint string
+	// Missing is the table or column the database says does not exist,
+	// as it named it ("Trak", "T.Titel"); MissingKind is "table" or
+	// "column". Engines fill them from their errors, and AddHint suggests
+	// the nearest real names.
+	Missing     string
+	MissingKind string
 }
 
-func (e *SQLError) Error() string {
-	if e.Hint == "" {
-		return e.Msg
-	}
-	return e.Msg + " — " + e.Hint
-}
+func (e *SQLError) Error() string { return format.WithHint(e.Msg, e.Hint) }
 
 const readOnlyHint = "only a single SELECT, WITH or VALUES statement (or an introspection PRAGMA such as table_info) can run"
+
+// ReadOnlyHint is the hint of a refusal whose only advice is the read-only
+// rule itself; a front door that states the rule already may say something
+// else instead.
+const ReadOnlyHint = readOnlyHint
 
 // CheckText applies the input limits: size, valid UTF-8, no NUL byte.
 func CheckText(sql string) error {
 	if len(sql) > MaxSQLBytes {
-		return &Rejection{What: "oversized SQL", Reason: fmt.Sprintf("SQL text is %s, over the %s limit", sizeString(len(sql)), sizeString(MaxSQLBytes)), Hint: "send a shorter statement"}
+		return &Rejection{What: "oversized SQL", Reason: fmt.Sprintf("SQL text is %s, over the %s limit", format.Plural(int64(len(sql)), "byte"), format.Bytes(MaxSQLBytes)), Hint: "send a shorter statement"}
 	}
 	if !utf8.ValidString(sql) {
 		return &Rejection{What: "invalid UTF-8", Reason: "SQL text is not valid UTF-8", Hint: "send UTF-8 text"}
@@ -78,95 +82,17 @@ func CheckText(sql string) error {
 	return nil
 }
 
-func sizeString(n int) string {
-	if n >= 1<<20 {
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KB", (n+1023)>>10)
-}
-
-// Prepare vets sql on c and returns the prepared statement, ready to step,
-// or an error: ErrEmpty, a *Rejection or a *SQLError. c must carry the
-// authorizer installed by Install. The caller finalizes the statement.
-func Prepare(c *lite.Conn, sql string) (*lite.Stmt, error) {
-	if err := CheckText(sql); err != nil {
-		return nil, err
-	}
-	st := stateOf(c)
-	st.reset()
-	stmt, tail, err := c.Prepare(sql)
-	if err != nil {
-		return nil, st.explain(sql, err)
-	}
-	if stmt == nil {
-		return nil, ErrEmpty
-	}
-	if err := checkTail(c, st, tail); err != nil {
-		stmt.Finalize()
-		return nil, err
-	}
-	if !stmt.Readonly() || stmt.ColumnCount() == 0 {
-		stmt.Finalize()
-		return nil, refuseKind(sql)
-	}
-	return stmt, nil
-}
-
-// Check vets sql on c without running it.
-func Check(c *lite.Conn, sql string) error {
-	stmt, err := Prepare(c, sql)
-	if stmt != nil {
-		stmt.Finalize()
-	}
-	return err
-}
-
-// checkTail proves, with SQLite's own tokenizer, that the text after the
-// first statement holds no further statement.
-func checkTail(c *lite.Conn, st *authState, tail string) error {
-	for strings.TrimSpace(tail) != "" {
-		st.reset()
-		next, rest, err := c.Prepare(tail)
-		if next != nil {
-			next.Finalize()
-		}
-		if err != nil || next != nil {
-			return multiple(tail)
-		}
-		if len(rest) >= len(tail) {
-			break // no progress: only whitespace and comments remain
-		}
-		tail = rest
-	}
-	return nil
-}
-
-func multiple(tail string) *Rejection {
-	return &Rejection{
-		What:   "several statements",
-		Reason: fmt.Sprintf("more than one statement: found %q after the first", clip(strings.TrimSpace(tail), 60)),
-		Hint:   "send one statement at a time",
-	}
-}
-
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
-
-// refuseKind names a statement that compiled but is not a read-only query
-// (or that plainly writes), from its leading keywords.
-func refuseKind(sql string) *Rejection {
-	what := statementKind(sql)
+// RefuseStatement is the refusal of a statement that compiled but is not a
+// read-only query (or that plainly writes), named from its leading
+// keywords: "DROP TABLE is not allowed: the database is read-only".
+func RefuseStatement(sql string) *Rejection {
+	what := StatementKind(sql)
 	return &Rejection{What: what, Reason: what + " is not allowed: the database is read-only", Hint: readOnlyHint}
 }
 
-// statementKind names a statement by its leading keywords: "DROP TABLE",
+// StatementKind names a statement by its leading keywords: "DROP TABLE",
 // "CREATE TEMP VIEW", "WITH … DELETE", "EXPLAIN of DELETE".
-func statementKind(sql string) string {
+func StatementKind(sql string) string {
 	kw := Keywords(sql, 8)
 	if len(kw) == 0 {
 		return "this statement"
@@ -185,7 +111,7 @@ func statementKind(sql string) string {
 	case "WITH":
 		return prefix + "WITH … " + firstWrite(sql)
 	case "PRAGMA":
-		return prefix + "PRAGMA " + pragmaName(sql)
+		return prefix + "PRAGMA " + PragmaName(sql)
 	case "ALTER":
 		return prefix + "ALTER TABLE"
 	case "ROLLBACK":
@@ -199,7 +125,10 @@ func statementKind(sql string) string {
 			case "TEMP", "TEMPORARY":
 				parts = append(parts, "TEMP")
 				continue
-			case "UNIQUE", "VIRTUAL":
+			case "UNIQUE":
+				continue
+			case "VIRTUAL":
+				parts = append(parts, k)
 				continue
 			case "TABLE", "VIEW", "INDEX", "TRIGGER":
 				parts = append(parts, k)
@@ -221,9 +150,9 @@ func firstWrite(sql string) string {
 	return "a write"
 }
 
-// pragmaName returns the (lowercased) name of the pragma a PRAGMA statement
+// PragmaName returns the (lowercased) name of the pragma a PRAGMA statement
 // names, without its schema prefix.
-func pragmaName(sql string) string {
+func PragmaName(sql string) string {
 	toks := tokens(sql, 6)
 	for i, t := range toks {
 		if strings.EqualFold(t, "PRAGMA") && i+1 < len(toks) {

@@ -8,47 +8,52 @@ import (
 	"github.com/xwb1989/sqlparser"
 )
 
-// Names is what hints need to know of a schema. core/db's catalog
+// Names is what hints need to know of a schema. *catalog.Catalog
 // implements it.
 type Names interface {
 	TableNames() []string
 	ColumnNames(table string) []string
 }
 
-// AddHint fills e.Hint for the errors SQLite reports most: unknown tables
-// and columns get the nearest real names. It never changes e.Msg.
+// NameQuoter, when Names implements it, writes a suggested name as the
+// engine's SQL needs it: "Track" in PostgreSQL, where unquoted names fold
+// to lower case.
+type NameQuoter interface {
+	QuoteName(name string) string
+}
+
+// AddHint fills e.Hint, when the engine left it empty, for an unknown
+// table or column (e.Missing): the nearest real names, or where to look
+// when there are none (or no schema to look in). It never changes e.Msg.
 func AddHint(e *SQLError, sql string, names Names) {
-	if e == nil || e.Hint != "" {
+	if e == nil || e.Hint != "" || e.Missing == "" {
 		return
 	}
-	msg := e.Msg
-	switch {
-	case strings.HasPrefix(msg, "no such table: "):
-		bad := strings.TrimPrefix(msg, "no such table: ")
-		if i := strings.LastIndexByte(bad, '.'); i >= 0 {
-			bad = bad[i+1:]
-		}
+	bad := e.Missing
+	if i := strings.LastIndexByte(bad, '.'); i >= 0 {
+		bad = bad[i+1:]
+	}
+	// nearest names the closest real names to bad, or where to look.
+	nearest := func(where string, candidates func() []string) string {
 		if names == nil {
-			e.Hint = "the schema lists every table"
-			return
+			return where
 		}
-		e.Hint = didYouMean(bad, names.TableNames(), "the schema lists every table")
-	case strings.HasPrefix(msg, "no such column: "):
-		bad := strings.TrimPrefix(msg, "no such column: ")
-		if i := strings.LastIndexByte(bad, '.'); i >= 0 {
-			bad = bad[i+1:]
+		near := Nearest(bad, candidates(), 3)
+		if len(near) == 0 {
+			return where
 		}
-		if names == nil {
-			e.Hint = "the table's description lists its columns"
-			return
+		if q, ok := names.(NameQuoter); ok {
+			for i, n := range near {
+				near[i] = q.QuoteName(n)
+			}
 		}
-		e.Hint = didYouMean(bad, columnsFor(sql, names), "the table's description lists its columns")
-	case strings.Contains(msg, "syntax error"):
-		e.Hint = "this is SQLite: use double quotes for names with spaces, single quotes for strings, and || to join text"
-	case strings.HasPrefix(msg, "ambiguous column name: "):
-		e.Hint = "qualify the column with its table name or alias"
-	case strings.HasPrefix(msg, "no such function: "):
-		e.Hint = "SQLite has no such function; see sqlite.org/lang_corefunc.html for the built-in ones"
+		return fmt.Sprintf("did you mean %s?", strings.Join(near, ", "))
+	}
+	switch e.MissingKind {
+	case "table":
+		e.Hint = nearest("the schema lists every table", func() []string { return names.TableNames() })
+	case "column":
+		e.Hint = nearest("the table's description lists its columns", func() []string { return columnsFor(sql, names) })
 	}
 }
 
@@ -94,15 +99,6 @@ func referencedTables(sql string, known []string) []string {
 		return true, nil
 	}, stmt)
 	return out
-}
-
-// didYouMean names up to three candidates closest to bad.
-func didYouMean(bad string, candidates []string, fallback string) string {
-	near := Nearest(bad, candidates, 3)
-	if len(near) == 0 {
-		return fallback
-	}
-	return fmt.Sprintf("did you mean %s?", strings.Join(near, ", "))
 }
 
 // Nearest returns up to n candidates close to word (edit distance, case

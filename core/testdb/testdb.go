@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/data"
@@ -45,16 +46,42 @@ func Fixture(t testing.TB) string {
 // Build creates name in a temporary directory from the given SQL.
 func Build(t testing.TB, name, schema string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
+	return BuildAt(t, filepath.Join(t.TempDir(), name), schema)
+}
+
+// BuildAt creates the database file path (and its directory) from the
+// given SQL. path must be somewhere the test owns, such as t.TempDir().
+func BuildAt(t testing.TB, path, schema string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	d, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	if _, err := d.Exec(schema); err != nil {
-		t.Fatalf("build %s: %v", name, err)
+		t.Fatalf("build %s: %v", filepath.Base(path), err)
 	}
 	return path
+}
+
+// Within returns fn's result, failing the test if fn has not returned after
+// limit: a call that should stop at a deadline fails instead of hanging the
+// test binary (its goroutine is left behind).
+func Within[T any](t testing.TB, limit time.Duration, fn func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	go func() { done <- fn() }()
+	select {
+	case v := <-done:
+		return v
+	case <-time.After(limit):
+		t.Fatalf("still running after %v", limit)
+	}
+	var zero T
+	return zero
 }
 
 // SharedData returns the path of a file under ../shared/data, or skips the

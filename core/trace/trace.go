@@ -5,6 +5,8 @@
 package trace
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
@@ -18,18 +20,26 @@ import (
 
 // Event is one line of the trace.
 type Event struct {
-	Time     time.Time `json:"time"`
-	Kind     string    `json:"kind"` // "model" or "tool"
-	TraceID  string    `json:"trace_id,omitempty"`
-	Question string    `json:"question,omitempty"`
+	Time time.Time `json:"time"`
+	// Kind is "model", "tool", "review" (the independent review of an
+	// answer's SQL: Input the SQL, OK approved, Summary the verdict and
+	// reason) or "escalate" (Summary: to which model, and why).
+	Kind     string `json:"kind"`
+	TraceID  string `json:"trace_id,omitempty"`
+	Question string `json:"question,omitempty"`
+	// Prompt is the version of the agent's prompts ("v1").
+	Prompt string `json:"prompt,omitempty"`
 	// Model calls.
 	Model *llm.CallRecord `json:"model,omitempty"`
 	// Tool calls.
-	Tool      string `json:"tool,omitempty"`
-	Input     string `json:"input,omitempty"`
-	OK        bool   `json:"ok"`
-	Summary   string `json:"summary,omitempty"`
-	LatencyMS int64  `json:"latency_ms"`
+	Tool    string `json:"tool,omitempty"`
+	Input   string `json:"input,omitempty"`
+	OK      bool   `json:"ok"`
+	Summary string `json:"summary,omitempty"`
+	// Notes are what checking a statement's result found (core/verify):
+	// literals that do not occur, empty results, joins repeating rows.
+	Notes     []string `json:"notes,omitempty"`
+	LatencyMS int64    `json:"latency_ms"`
 }
 
 // Writer appends events as JSON lines. It is safe for concurrent use; a nil
@@ -82,7 +92,14 @@ func (t *Writer) ModelCall(r llm.CallRecord) {
 	if t == nil {
 		return
 	}
-	t.Write(Event{Time: r.Start, Kind: "model", Model: &r, OK: r.Outcome == llm.OutcomeOK, LatencyMS: r.Latency.Milliseconds()})
+	t.Write(Event{Time: r.Start, Kind: "model", TraceID: r.TraceID, Prompt: r.Prompt, Model: &r, OK: r.Outcome == llm.OutcomeOK, LatencyMS: r.Latency.Milliseconds()})
+}
+
+// NewID returns a new trace id: 16 random hex digits.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Close closes the file Open opened.

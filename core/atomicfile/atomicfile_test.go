@@ -1,0 +1,101 @@
+package atomicfile_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/atomicfile"
+)
+
+func TestWriteFileReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := atomicfile.WriteFile(path, []byte("new contents"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != "new contents" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+	assertOnly(t, dir, "out.csv")
+}
+
+// A file aborted half-way leaves the target as it was and no temporary
+// file behind; the target is never seen half written.
+func TestAbortLeavesTargetAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("half"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("target changed before Commit: %q", b)
+	}
+	f.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("target changed by Abort: %q", b)
+	}
+	if err := f.Commit(); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Commit after Abort = %v, want os.ErrClosed", err)
+	}
+	assertOnly(t, dir, "out.csv")
+}
+
+func TestCreateInMissingDirectoryFails(t *testing.T) {
+	if _, err := atomicfile.Create(filepath.Join(t.TempDir(), "no", "such", "x.png"), 0o644); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Create in a missing directory = %v, want ErrNotExist", err)
+	}
+}
+
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if len(got) != len(names) || (len(got) > 0 && got[0] != names[0]) {
+		t.Errorf("directory holds %v, want %v", got, names)
+	}
+}
+
+// TestPermissionsFollowUmask: a file is created with perm less the umask,
+// as os.WriteFile does, and errors name the target, not the temporary file.
+func TestPermissionsFollowUmask(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "out.csv")
+	if err := atomicfile.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v (%v), want 0640 under umask 027", fi.Mode().Perm(), err)
+	}
+	missing := filepath.Join(t.TempDir(), "no", "out.csv")
+	err := atomicfile.WriteFile(missing, []byte("x"), 0o644)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != missing || strings.Contains(err.Error(), ".tmp") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("WriteFile in a missing directory = %v, want a *fs.PathError on %s", err, missing)
+	}
+}

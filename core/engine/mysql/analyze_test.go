@@ -1,0 +1,168 @@
+package mysql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/engine"
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// TestExplainAnalyze: MariaDB's ANALYZE gives each table read its actual
+// rows and time; a leading EXPLAIN is dropped; SHOW cannot be measured.
+func TestExplainAnalyze(t *testing.T) {
+	f := chinook(t)
+	for _, q := range []string{
+		"SELECT GenreId, COUNT(*) FROM Track GROUP BY GenreId",
+		"EXPLAIN SELECT GenreId, COUNT(*) FROM Track GROUP BY GenreId",
+	} {
+		p, err := f.eng.ExplainAnalyze(context.Background(), q, 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if p.Actual == nil || !p.Actual.PerStep || p.Actual.MS <= 0 {
+			t.Errorf("%s: actual %+v", q, p.Actual)
+		}
+		var rows float64
+		for _, s := range p.Steps {
+			if strings.Contains(s.Detail, "Track") && s.ActualRows != nil {
+				rows = *s.ActualRows
+			}
+		}
+		if rows != 3503 {
+			t.Errorf("%s: the read of Track has %v actual rows, want 3503:\n%s", q, rows, p.Text())
+		}
+		if !strings.Contains(p.Text(), "actual 3,503 rows") {
+			t.Errorf("%s: text\n%s", q, p.Text())
+		}
+	}
+	var rej *guard.Rejection
+	if _, err := f.eng.ExplainAnalyze(context.Background(), "SHOW TABLES", 5*time.Second); !errors.As(err, &rej) {
+		t.Errorf("SHOW TABLES: %v, want a refusal", err)
+	}
+}
+
+// TestExplainAnalyzeAdversarial: ANALYZE runs the statement, so every
+// statement Run refuses, ExplainAnalyze refuses too (a dozen families of
+// TestAdversarial, views and stored functions that reach a denied call
+// among them), and the server is unchanged: checksums, tables, no file
+// written, no named lock held, the sequence where it was, the other
+// session alive. SLEEP(30) stops at a 2 s deadline within 3 s and is gone
+// from the server.
+func TestExplainAnalyzeAdversarial(t *testing.T) {
+	f := chinook(t)
+	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	f.exec(t, "CREATE SEQUENCE tw_seq")
+	f.exec(t, "CREATE FUNCTION grab(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n")
+	f.exec(t, "CREATE VIEW leak AS SELECT LOAD_FILE('/etc/passwd') AS f")
+	f.exec(t, "CREATE VIEW `lock view` AS SELECT grab(1) AS g")
+	f.exec(t, "CREATE VIEW deeper AS SELECT * FROM leak")
+	checksum := func() string {
+		rows, err := f.root.Query("CHECKSUM TABLE Genre, Track, Invoice, InvoiceLine, Customer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var b strings.Builder
+		for rows.Next() {
+			var name string
+			var sum sql.NullInt64
+			rows.Scan(&name, &sum)
+			fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
+		}
+		return b.String()
+	}
+	before := checksum()
+	tables := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
+	other, err := f.root.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var otherID int64
+	other.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&otherID)
+	out := "/tmp/tw-my-analyze-" + strings.ReplaceAll(t.Name(), "/", "-")
+	os.Remove(out)
+	t.Cleanup(func() { os.Remove(out) })
+
+	for _, q := range []string{
+		"DELETE FROM Genre",
+		"INSERT INTO Genre SELECT 100, 'y'",
+		"UPDATE Genre SET Name = 'x'",
+		"SELECT grab(1)",
+		"SELECT * FROM leak",
+		"SELECT * FROM `lock view`",
+		"SELECT * FROM deeper",
+		"SELECT NEXTVAL(tw_seq)",
+		"SELECT 1 INTO OUTFILE '" + out + "'",
+		"SELECT LOAD_FILE('/etc/passwd')",
+		"SELECT 1 /*!, LOAD_FILE('/etc/passwd') */",
+		"SELECT GET_LOCK('tw-lock', 0)",
+		"SELECT * FROM Genre FOR UPDATE",
+		fmt.Sprintf("KILL %d", otherID),
+		"SET STATEMENT max_statement_time=0 FOR SELECT SLEEP(5)",
+		"SELECT @tw := 1",
+		"ANALYZE DELETE FROM Genre",
+		"EXPLAIN ANALYZE SELECT GET_LOCK('tw-lock', 0)",
+		"SELECT 1; DELETE FROM Genre",
+		"SELECT /*+ MAX_EXECUTION_TIME(0) */ SLEEP(5)",
+	} {
+		_, runErr := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
+		_, err := eng.ExplainAnalyze(context.Background(), q, 2*time.Second)
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%q: %v, want a refusal", q, err)
+		}
+		if !errors.As(runErr, &rej) {
+			t.Errorf("%q: Run did not refuse it: %v", q, runErr)
+		}
+	}
+
+	start := time.Now()
+	_, err = eng.ExplainAnalyze(context.Background(), "SELECT SLEEP(30) AS tw_analyze_sleep", 2*time.Second)
+	took := time.Since(start)
+	if !errors.Is(err, query.ErrDeadline) || took > 3*time.Second {
+		t.Errorf("SLEEP(30) under a 2 s deadline: %v after %v", err, took)
+	}
+	if n := f.running(t, "tw_analyze_sleep"); n != 0 {
+		t.Errorf("still running on the server after ExplainAnalyze returned (%d)", n)
+	}
+
+	if got := checksum(); got != before {
+		t.Errorf("tables changed: %s, was %s", got, before)
+	}
+	if got := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()"); got != tables {
+		t.Errorf("tables now %s, were %s", got, tables)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was written", out)
+	}
+	for _, lock := range []string{"tw-lock", "tw-grab"} {
+		if held := f.scalar(t, "SELECT IS_USED_LOCK(?)", lock); held != "" {
+			t.Errorf("lock %s held by connection %s", lock, held)
+		}
+	}
+	if err := other.PingContext(context.Background()); err != nil {
+		t.Errorf("the other session died: %v", err)
+	}
+	if v := f.scalar(t, "SELECT NEXTVAL(tw_seq)"); v != "1" {
+		t.Errorf("the sequence advanced: next is %s, want 1", v)
+	}
+	// The pooled session keeps tablewise's settings.
+	res, err := query.Collect(context.Background(), eng, "SELECT @@max_statement_time, @@time_zone", query.Options{Timeout: 2 * time.Second})
+	if err != nil || res.Rows[0][0] != 2.0 || res.Rows[0][1] != "+00:00" {
+		t.Errorf("session after the attempts: %v %v", res, err)
+	}
+}

@@ -1,0 +1,326 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// Count and sample budgets: a table whose COUNT(*) takes longer keeps the
+// server's estimate; one whose sample takes longer has no sample. Only
+// tables the server estimates at most exactCountRows rows are counted.
+var (
+	countBudgetPerTable  = 250 * time.Millisecond
+	countBudgetTotal     = 2 * time.Second
+	sampleBudgetPerTable = 250 * time.Millisecond
+	sampleBudgetTotal    = 2 * time.Second
+	exactCountRows       = int64(200_000)
+)
+
+// catalogTimeout bounds reading the catalog when ctx has no deadline.
+const catalogTimeout = 10 * time.Second
+
+// read runs fn on a pooled connection inside a read-only transaction
+// whose statements stop at ctx's deadline (or timeout when ctx has none,
+// or when it is shorter): a deadline reached is ErrCatalogDeadline.
+func (e *Engine) read(ctx context.Context, timeout time.Duration, fn func(q func(string, ...any) (*sql.Rows, error)) error) error {
+	if dl, ok := ctx.Deadline(); ok && (timeout <= 0 || time.Until(dl) < timeout) {
+		timeout = time.Until(dl)
+	}
+	if timeout <= 0 {
+		return engine.ErrCatalogDeadline
+	}
+	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
+		err := fn(func(q string, args ...any) (*sql.Rows, error) { return c.QueryContext(s.qctx, q, args...) })
+		if err != nil && s.stopped() {
+			return s.err()
+		}
+		return err
+	})
+	var le *query.LimitError
+	if errors.As(err, &le) && le.Kind == "deadline" || errors.Is(err, context.DeadlineExceeded) {
+		return engine.ErrCatalogDeadline
+	}
+	return err
+}
+
+// scanAll reads every row of rows as strings (nil for NULL).
+func scanAll(rows *sql.Rows, err error) ([][]*string, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out [][]*string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		dest := make([]any, len(cols))
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		row := make([]*string, len(cols))
+		for i, v := range vals {
+			if v.Valid {
+				s := v.String
+				row[i] = &s
+			}
+		}
+		out = append(out, row)
+	}
+	return out, rows.Err()
+}
+
+func str0(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// Catalog reads the database's tables and views, their columns, keys,
+// indexes and comments from information_schema, row counts (the server's
+// estimate, exact for small tables within a budget) and sample rows.
+func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
+	var tables []*catalog.Table
+	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+		rows, err := scanAll(q(`SELECT TABLE_NAME, TABLE_TYPE, TABLE_ROWS, TABLE_COMMENT FROM information_schema.TABLES
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')
+			ORDER BY TABLE_TYPE = 'VIEW', LOWER(TABLE_NAME)`))
+		if err != nil {
+			return err
+		}
+		byName := map[string]*catalog.Table{}
+		for _, r := range rows {
+			t := &catalog.Table{Name: str0(r[0]), Kind: "table", Comment: str0(r[3])}
+			if str0(r[1]) == "VIEW" {
+				t.Kind = "view"
+				if t.Comment == "VIEW" {
+					t.Comment = ""
+				}
+			} else if r[2] != nil {
+				fmt.Sscan(*r[2], &t.RowCount)
+				t.RowCountEstimated = true
+			}
+			tables = append(tables, t)
+			byName[t.Name] = t
+		}
+		return e.describe(q, byName)
+	})
+	if err != nil {
+		return nil, err
+	}
+	cat := catalog.New(tables)
+	// A view the guard refuses is neither counted nor sampled: its rows
+	// would come from the very call it refuses (LOAD_FILE, GET_LOCK…).
+	k, err := e.knownNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.countAndSample(ctx, cat, k)
+	return cat, nil
+}
+
+// describe fills in the columns, keys, indexes and view definitions.
+func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[string]*catalog.Table) error {
+	cols, err := scanAll(q(`SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, COLUMN_COMMENT, EXTRA
+		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`))
+	if err != nil {
+		return err
+	}
+	for _, r := range cols {
+		t := byName[str0(r[0])]
+		if t == nil {
+			continue
+		}
+		c := catalog.Column{Name: str0(r[1]), Type: strings.ToUpper(str0(r[2])), NotNull: str0(r[3]) == "NO", Comment: str0(r[5])}
+		if d := r[4]; d != nil && !(strings.EqualFold(*d, "NULL") && !c.NotNull) {
+			c.Default = d
+		}
+		c.Hidden = strings.Contains(strings.ToUpper(str0(r[6])), "INVISIBLE")
+		t.Columns = append(t.Columns, c)
+	}
+	keys, err := scanAll(q(`SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+		FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()
+		AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
+		ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
+	if err != nil {
+		return err
+	}
+	fkIndex := map[string]int{} // table + constraint → index in ForeignKeys
+	for _, r := range keys {
+		t := byName[str0(r[0])]
+		if t == nil {
+			continue
+		}
+		col := str0(r[2])
+		if r[4] == nil { // the primary key
+			t.PrimaryKey = append(t.PrimaryKey, col)
+			for i := range t.Columns {
+				if t.Columns[i].Name == col {
+					t.Columns[i].PK = len(t.PrimaryKey)
+				}
+			}
+			continue
+		}
+		ref := str0(r[4])
+		if s := str0(r[3]); s != "" && s != e.dbName {
+			ref = s + "." + ref
+		}
+		key := t.Name + "\x00" + str0(r[1])
+		i, ok := fkIndex[key]
+		if !ok {
+			i = len(t.ForeignKeys)
+			fkIndex[key] = i
+			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: ref})
+		}
+		fk := &t.ForeignKeys[i]
+		fk.Columns = append(fk.Columns, col)
+		fk.RefColumns = append(fk.RefColumns, str0(r[5]))
+	}
+	idx, err := scanAll(q(`SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME FROM information_schema.STATISTICS
+		WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX`))
+	if err != nil {
+		return err
+	}
+	for _, r := range idx {
+		t := byName[str0(r[0])]
+		if t == nil {
+			continue
+		}
+		name := str0(r[1])
+		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
+			origin := "c"
+			if name == "PRIMARY" {
+				origin = "pk"
+			}
+			t.Indexes = append(t.Indexes, catalog.Index{Name: name, Unique: str0(r[2]) == "0", Origin: origin})
+		}
+		x := &t.Indexes[len(t.Indexes)-1]
+		col := str0(r[3])
+		if col == "" {
+			col = "(expression)"
+		}
+		x.Columns = append(x.Columns, col)
+	}
+	views, err := scanAll(q(`SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()`))
+	if err != nil {
+		return err
+	}
+	for _, r := range views {
+		if t := byName[str0(r[0])]; t != nil && r[1] != nil {
+			t.SQL = "CREATE VIEW " + quoteIdent(t.Name) + " AS " + *r[1]
+		}
+	}
+	return nil
+}
+
+// countAndSample counts small tables exactly and reads sample rows, each
+// under a budget; what does not fit keeps its estimate or has no sample.
+func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *known) {
+	countUntil := time.Now().Add(countBudgetTotal)
+	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	for _, t := range cat.Tables {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, refused := k.view(strings.ToUpper(t.Name)); refused {
+			continue
+		}
+		if (t.Kind == "view" || t.RowCount <= exactCountRows) && time.Now().Before(countUntil) {
+			var n int64
+			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), min(countBudgetPerTable, time.Until(countUntil)), func(c query.Cursor) {
+				n = c.Int64(0)
+			})
+			if err == nil {
+				t.RowCount, t.RowCountEstimated = n, false
+			} else if t.Kind == "view" {
+				t.RowCount, t.RowCountEstimated = -1, false
+			}
+		}
+		if time.Now().Before(sampleUntil) {
+			var sample [][]any
+			_, err := e.runOwn(ctx, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), min(sampleBudgetPerTable, time.Until(sampleUntil)), func(c query.Cursor) {
+				sample = append(sample, c.Row())
+			})
+			if err == nil {
+				t.Sample = sample
+			}
+		}
+	}
+}
+
+// knownNow is what the guard knows of the database, read on a pooled
+// connection when it is stale.
+func (e *Engine) knownNow(ctx context.Context) (*known, error) {
+	c, err := e.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	k, err := e.known(ctx, c)
+	e.release(c, err != nil)
+	if err != nil {
+		return nil, e.sqlError(err)
+	}
+	return k, nil
+}
+
+// runOwn runs a statement tablewise wrote itself (no guard: it is not the
+// user's) in a read-only transaction under timeout.
+func (e *Engine) runOwn(ctx context.Context, sqlText string, timeout time.Duration, row func(query.Cursor)) (*query.Summary, error) {
+	sum := &query.Summary{SQL: sqlText}
+	if timeout <= 0 {
+		return sum, deadlineError(timeout)
+	}
+	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
+		return e.stream(c, s, sqlText, query.Options{}, rowFunc(row), sum)
+	})
+	return sum, err
+}
+
+type rowFunc func(query.Cursor)
+
+func (f rowFunc) Begin([]query.Column) error { return nil }
+func (f rowFunc) Row(c query.Cursor) error   { f(c); return nil }
+
+// Names reads only the tables' and views' names and their columns' names.
+func (e *Engine) Names(ctx context.Context) (*catalog.Catalog, error) {
+	var list []*catalog.Table
+	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+		rows, err := scanAll(q(`SELECT c.TABLE_NAME, c.COLUMN_NAME FROM information_schema.COLUMNS c
+			JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
+			WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')
+			ORDER BY t.TABLE_TYPE = 'VIEW', LOWER(c.TABLE_NAME), c.ORDINAL_POSITION`))
+		if err != nil {
+			return err
+		}
+		byName := map[string]*catalog.Table{}
+		for _, r := range rows {
+			name := str0(r[0])
+			t := byName[name]
+			if t == nil {
+				t = &catalog.Table{Name: name}
+				byName[name] = t
+				list = append(list, t)
+			}
+			t.Columns = append(t.Columns, catalog.Column{Name: str0(r[1])})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return catalog.New(list), nil
+}

@@ -1,0 +1,631 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/guard"
+)
+
+// The guard reads the text with a lexer that follows the server's own
+// rules under the session's sql_mode (see sqlMode): strings in single
+// quotes with backslash escapes and doubled quotes, names in double quotes
+// or backticks, comments after #, after -- and a space, and between /* */.
+// What it cannot read as the server would, it refuses. It admits:
+//
+//   - statement kinds that read: SELECT, a parenthesised SELECT, WITH …
+//     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
+//     (never EXPLAIN ANALYZE, ANALYZE or EXPLAIN FOR CONNECTION);
+//
+// and refuses, wherever they are in the text:
+//
+//   - executable comments (/*! … */, /*M! … */) and optimizer hints
+//     (/*+ … */): the server runs what they hold, whatever the version
+//     number, and MySQL's hints set variables (SET_VAR, MAX_EXECUTION_TIME);
+//   - INTO (… INTO OUTFILE writes a file on the server, INTO @v sets a
+//     variable), locking reads (FOR UPDATE, FOR SHARE, LOCK IN SHARE
+//     MODE), PROCEDURE ANALYSE, := assignments, NEXT VALUE FOR;
+//   - functions that act outside the transaction or read the server's
+//     files, by name (deniedFunctions), stored functions of the database
+//     and any schema-qualified call (they run code the guard cannot see),
+//     and the views whose definitions call any of them, however deep;
+//   - || (MariaDB reads it as OR, SQLite and PostgreSQL as joining text:
+//     either reading answers some queries silently wrong);
+//   - more than one statement.
+//
+// The server's read-only transaction refuses the writes that get past
+// this (INSERT … SELECT cannot: its kind is refused first).
+
+// readOnlyHint is the hint of a refusal whose only advice is the
+// read-only rule.
+const readOnlyHint = "only a single SELECT, WITH, VALUES, SHOW, DESCRIBE or EXPLAIN statement can run"
+
+// deniedFunctions are refused by name, with the reason.
+var deniedFunctions = map[string]string{
+	"LOAD_FILE":                         "reads a file on the database server",
+	"GET_LOCK":                          "takes a named lock that outlives the transaction",
+	"RELEASE_LOCK":                      "releases a named lock",
+	"RELEASE_ALL_LOCKS":                 "releases named locks",
+	"IS_FREE_LOCK":                      "probes named locks",
+	"NEXTVAL":                           "advances a sequence (a write)",
+	"SETVAL":                            "sets a sequence (a write)",
+	"LASTVAL":                           "reads session state",
+	"LAST_INSERT_ID":                    "sets session state",
+	"MASTER_POS_WAIT":                   "waits on replication",
+	"MASTER_GTID_WAIT":                  "waits on replication",
+	"SOURCE_POS_WAIT":                   "waits on replication",
+	"WAIT_FOR_EXECUTED_GTID_SET":        "waits on replication",
+	"WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS": "waits on replication",
+	"SYS_EXEC":                          "runs a program on the database server",
+	"SYS_EVAL":                          "runs a program on the database server",
+	"SYS_BINEVAL":                       "runs code on the database server",
+	"SYS_SET":                           "sets the server's environment",
+	"SYS_GET":                           "reads the server's environment",
+}
+
+// readKinds are the statement kinds that read.
+var readKinds = map[string]bool{"SELECT": true, "VALUES": true, "TABLE": true, "SHOW": true}
+
+// token is one lexical token: a bare word (upper-cased in up), a quoted
+// name, a string, or punctuation.
+type token struct {
+	text string // as written
+	up   string // bare words upper-cased; "" for other tokens
+	kind tokKind
+	end  int // the offset in the text just past the token
+}
+
+type tokKind int
+
+const (
+	tWord tokKind = iota
+	tName         // `quoted`
+	tString
+	tNumber
+	tPunct
+)
+
+// lexError is text the lexer cannot read as the server would.
+type lexError struct {
+	what, reason, hint string
+}
+
+// lex splits sql into tokens, skipping whitespace and plain comments.
+// Numbers are read as the server reads them: 1.5INTO is the number 1.5
+// and the word INTO, 1INTO is one name; a number directly followed by a
+// word is refused rather than guessed at.
+func lex(sql string) ([]token, *lexError) {
+	var out []token
+	prevEnd := -1 // where the previous token ended
+	add := func(t token, end int) {
+		t.end = end
+		out = append(out, t)
+		prevEnd = end
+	}
+	// afterName: the previous token is a name or word ending at i, so a
+	// '.' at i qualifies it (t.5x is a column of t).
+	afterName := func(i int) bool {
+		if prevEnd != i || len(out) == 0 {
+			return false
+		}
+		k := out[len(out)-1].kind
+		return k == tWord || k == tName
+	}
+	// qualified: the previous token is a '.' that qualifies a name.
+	qualified := func(i int) bool {
+		n := len(out)
+		return prevEnd == i && n >= 2 && out[n-1].text == "." && out[n-1].kind == tPunct && (out[n-2].kind == tWord || out[n-2].kind == tName)
+	}
+	i := 0
+	for i < len(sql) {
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#':
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				return out, nil
+			}
+			i += j + 1
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-' && (i+2 == len(sql) || sql[i+2] <= ' '):
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				return out, nil
+			}
+			i += j + 1
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			rest := sql[i+2:]
+			switch {
+			case strings.HasPrefix(rest, "!"), strings.HasPrefix(rest, "M!"), strings.HasPrefix(rest, "m!"):
+				return nil, &lexError{what: "executable comment", reason: "an executable comment (/*! … */ or /*M! … */) is not allowed: the server runs what it holds"}
+			case strings.HasPrefix(rest, "+"):
+				return nil, &lexError{what: "optimizer hint", reason: "an optimizer hint (/*+ … */) is not allowed: it can change the server's settings for the statement"}
+			}
+			j := strings.Index(rest, "*/")
+			if j < 0 {
+				return nil, &lexError{what: "unterminated comment", reason: "a /* comment is not closed"}
+			}
+			i += j + 4
+		case c == '\'':
+			j, ok := endOfString(sql, i)
+			if !ok {
+				return nil, &lexError{what: "unterminated string", reason: "a string literal is not closed"}
+			}
+			add(token{text: sql[i:j], kind: tString}, j)
+			i = j
+		case c == '`' || c == '"':
+			j := i + 1
+			for {
+				k := strings.IndexByte(sql[j:], c)
+				if k < 0 {
+					return nil, &lexError{what: "unterminated name", reason: "a quoted name (\"…\" or `…`) is not closed"}
+				}
+				j += k + 1
+				if j < len(sql) && sql[j] == c {
+					j++
+					continue
+				}
+				break
+			}
+			add(token{text: sql[i:j], kind: tName}, j)
+			i = j
+		case c == '@':
+			j := i + 1
+			if j < len(sql) && sql[j] == '@' {
+				j++
+			}
+			for j < len(sql) && isWordByte(sql[j]) {
+				j++
+			}
+			add(token{text: sql[i:j], up: strings.ToUpper(sql[i:j]), kind: tWord}, j)
+			i = j
+		case isDigit(c) && !qualified(i) || c == '.' && i+1 < len(sql) && isDigit(sql[i+1]) && !afterName(i):
+			j := i
+			for j < len(sql) && isDigit(sql[j]) {
+				j++
+			}
+			switch {
+			case j < len(sql) && sql[j] == '.':
+				j++
+				for j < len(sql) && isDigit(sql[j]) {
+					j++
+				}
+				j = exponent(sql, j)
+			case exponent(sql, j) > j:
+				j = exponent(sql, j)
+			case j < len(sql) && isWordByte(sql[j]):
+				// Digits then letters: a name (1INTO, 0x1F), as the
+				// server reads it.
+				for j < len(sql) && isWordByte(sql[j]) {
+					j++
+				}
+				add(token{text: sql[i:j], up: strings.ToUpper(sql[i:j]), kind: tWord}, j)
+				i = j
+				continue
+			}
+			if j < len(sql) && isWordByte(sql[j]) {
+				return nil, &lexError{what: "number joined to a word", reason: fmt.Sprintf("the number %s is directly followed by a word", sql[i:j]), hint: "write a space between a number and the word after it"}
+			}
+			add(token{text: sql[i:j], kind: tNumber}, j)
+			i = j
+		case isWordByte(c):
+			j := i
+			for j < len(sql) && isWordByte(sql[j]) {
+				j++
+			}
+			add(token{text: sql[i:j], up: strings.ToUpper(sql[i:j]), kind: tWord}, j)
+			i = j
+		case c == ':' && i+1 < len(sql) && sql[i+1] == '=':
+			add(token{text: ":=", kind: tPunct}, i+2)
+			i += 2
+		default:
+			add(token{text: sql[i : i+1], kind: tPunct}, i+1)
+			i++
+		}
+	}
+	return out, nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// exponent returns the index after an exponent (e5, E-3) at j, or j when
+// there is none.
+func exponent(sql string, j int) int {
+	if j >= len(sql) || sql[j] != 'e' && sql[j] != 'E' {
+		return j
+	}
+	k := j + 1
+	if k < len(sql) && (sql[k] == '+' || sql[k] == '-') {
+		k++
+	}
+	if k >= len(sql) || !isDigit(sql[k]) {
+		return j
+	}
+	for k < len(sql) && isDigit(sql[k]) {
+		k++
+	}
+	return k
+}
+
+// endOfString returns the index after the string literal starting at i,
+// reading backslash escapes and doubled quotes as the server does.
+func endOfString(sql string, i int) (int, bool) {
+	q := sql[i]
+	j := i + 1
+	for j < len(sql) {
+		switch sql[j] {
+		case '\\':
+			j += 2
+			continue
+		case q:
+			if j+1 < len(sql) && sql[j+1] == q {
+				j += 2
+				continue
+			}
+			return j + 1, true
+		}
+		j++
+	}
+	return 0, false
+}
+
+// isWordByte: letters, digits, _, $ and every byte of a multi-byte UTF-8
+// character, which MySQL allows in unquoted names.
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// known is what the guard learns from the database: its stored and
+// loadable functions (upper-cased) and the views that call a refused
+// function (upper-cased name → why). A nil *known knows none.
+type known struct {
+	functions map[string]bool
+	views     map[string]string
+}
+
+func (k *known) function(name string) bool { return k != nil && k.functions[name] }
+
+func (k *known) view(name string) (string, bool) {
+	if k == nil {
+		return "", false
+	}
+	why, ok := k.views[name]
+	return why, ok
+}
+
+// vet decides whether sql may run, with what the guard knows of the
+// database.
+func vet(sql string, k *known) error {
+	if err := guard.CheckText(sql); err != nil {
+		return err
+	}
+	toks, lerr := lex(sql)
+	if lerr != nil {
+		hint := lerr.hint
+		if hint == "" {
+			hint = "remove it; " + readOnlyHint
+		}
+		return &guard.Rejection{What: lerr.what, Reason: lerr.reason, Hint: hint}
+	}
+	// Trailing semicolons are fine; anything after one is a second
+	// statement.
+	for len(toks) > 0 && toks[len(toks)-1].text == ";" {
+		toks = toks[:len(toks)-1]
+	}
+	if len(toks) == 0 {
+		return guard.ErrEmpty
+	}
+	for i, t := range toks {
+		if t.kind == tPunct && t.text == ";" {
+			return &guard.Rejection{
+				What:   "several statements",
+				Reason: fmt.Sprintf("more than one statement: found %q after the first", format.ClipRunes(strings.TrimSpace(textFrom(toks[i+1:])), 60)),
+				Hint:   "send one statement at a time",
+			}
+		}
+	}
+	if err := vetKind(sql, toks); err != nil {
+		return err
+	}
+	return vetTokens(toks, k)
+}
+
+func textFrom(toks []token) string {
+	var parts []string
+	for _, t := range toks {
+		parts = append(parts, t.text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// vetKind admits only statement kinds that read.
+func vetKind(sql string, toks []token) error {
+	i := 0
+	for i < len(toks) && toks[i].text == "(" {
+		i++
+	}
+	if i >= len(toks) {
+		return guard.RefuseStatement(sql)
+	}
+	first := toks[i].up
+	switch {
+	case readKinds[first] && (i == 0 || first != "SHOW"):
+		return nil
+	case first == "WITH":
+		if main := mainOfWith(toks[i+1:]); main != "SELECT" && main != "VALUES" && main != "TABLE" {
+			return &guard.Rejection{What: "WITH … " + main, Reason: "WITH … " + main + " is not allowed: the database is read-only", Hint: readOnlyHint}
+		}
+		return nil
+	case i == 0 && (first == "EXPLAIN" || first == "DESCRIBE" || first == "DESC"):
+		return vetExplain(sql, toks[1:])
+	}
+	if !statementWords[first] {
+		// Not a statement at all (a typo such as SELEC): the server would
+		// call it a syntax error; say so without sending it.
+		e := &guard.SQLError{Msg: fmt.Sprintf("syntax error: %q does not begin a statement", toks[i].text), Code: 1064}
+		if near := guard.Nearest(first, []string{"SELECT", "WITH", "VALUES", "SHOW", "DESCRIBE", "EXPLAIN"}, 1); len(near) > 0 {
+			e.Hint = "did you mean " + near[0] + "?"
+		}
+		return e
+	}
+	return refuse(sql)
+}
+
+// statementWords are the words a MariaDB or MySQL statement can begin
+// with.
+var statementWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`ALTER ANALYZE BACKUP BEGIN BINLOG CALL CACHE CHANGE CHECK CHECKSUM
+		CLONE COMMIT CREATE DEALLOCATE DELETE DESC DESCRIBE DO DROP EXECUTE EXPLAIN FLUSH GET GRANT
+		HANDLER HELP IMPORT INSERT INSTALL KILL LOAD LOCK OPTIMIZE PREPARE PURGE RELEASE RENAME REPAIR
+		REPLACE RESET RESIGNAL RESTART REVOKE ROLLBACK SAVEPOINT SELECT SET SHOW SHUTDOWN SIGNAL START
+		STOP TABLE TRUNCATE UNINSTALL UNLOCK UPDATE USE VALUES WITH XA`) {
+		statementWords[w] = true
+	}
+}
+
+// refuse names a refused statement from its leading keywords.
+func refuse(sql string) *guard.Rejection {
+	r := guard.RefuseStatement(sql)
+	r.Hint = readOnlyHint
+	return r
+}
+
+// mainOfWith returns the keyword of the statement a WITH clause leads to,
+// given the tokens after WITH.
+func mainOfWith(toks []token) string {
+	i := 0
+	if i < len(toks) && toks[i].up == "RECURSIVE" {
+		i++
+	}
+	for i < len(toks) {
+		i++ // the name
+		if i < len(toks) && toks[i].text == "(" {
+			i = skipParens(toks, i)
+		}
+		if i >= len(toks) || toks[i].up != "AS" {
+			return "?"
+		}
+		i++
+		for i < len(toks) && (toks[i].up == "NOT" || toks[i].up == "MATERIALIZED") {
+			i++
+		}
+		if i >= len(toks) || toks[i].text != "(" {
+			return "?"
+		}
+		i = skipParens(toks, i)
+		if i < len(toks) && toks[i].text == "," {
+			i++
+			continue
+		}
+		break
+	}
+	for i < len(toks) && toks[i].text == "(" {
+		i++
+	}
+	if i >= len(toks) {
+		return "?"
+	}
+	if toks[i].up != "" {
+		return toks[i].up
+	}
+	return toks[i].text
+}
+
+// skipParens returns the index after the parenthesis that closes the one
+// at i.
+func skipParens(toks []token, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		switch toks[i].text {
+		case "(":
+			if toks[i].kind == tPunct {
+				depth++
+			}
+		case ")":
+			if toks[i].kind == tPunct {
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	return i
+}
+
+// vetExplain admits EXPLAIN or DESCRIBE of a table or of a query that
+// reads, never EXPLAIN ANALYZE (it runs the statement) or EXPLAIN FOR
+// CONNECTION (another session's statement).
+func vetExplain(sql string, toks []token) error {
+	i := 0
+	for i < len(toks) {
+		switch toks[i].up {
+		case "EXTENDED", "PARTITIONS":
+			i++
+			continue
+		case "FORMAT":
+			i += 2 // FORMAT JSON
+			if i < len(toks) && toks[i-1].text == "=" {
+				i++ // FORMAT = JSON
+			}
+			continue
+		}
+		break
+	}
+	if i >= len(toks) {
+		return refuse(sql)
+	}
+	switch next := toks[i].up; {
+	case next == "ANALYZE":
+		return &guard.Rejection{What: "EXPLAIN ANALYZE", Reason: "EXPLAIN ANALYZE is not allowed: it runs the statement", Hint: "use EXPLAIN without ANALYZE"}
+	case next == "FOR":
+		return &guard.Rejection{What: "EXPLAIN FOR CONNECTION", Reason: "EXPLAIN FOR CONNECTION is not allowed: it shows another session's statement", Hint: readOnlyHint}
+	case next == "SELECT" || next == "WITH" || next == "VALUES" || next == "TABLE" || toks[i].text == "(":
+		return vetKind(sql, toks[i:])
+	case next == "INSERT" || next == "UPDATE" || next == "DELETE" || next == "REPLACE":
+		return &guard.Rejection{What: "EXPLAIN of " + next, Reason: "EXPLAIN of " + next + " is not allowed: the database is read-only", Hint: readOnlyHint}
+	case toks[i].kind == tName || toks[i].kind == tWord && next != "":
+		return nil // DESCRIBE table [column]
+	}
+	return refuse(sql)
+}
+
+// vetTokens refuses what acts outside the transaction wherever it is.
+func vetTokens(toks []token, k *known) error {
+	refused := func(what, reason, hint string) error {
+		return &guard.Rejection{What: what, Reason: reason, Hint: hint}
+	}
+	for i, t := range toks {
+		next := func(k int) token {
+			if i+k < len(toks) {
+				return toks[i+k]
+			}
+			return token{}
+		}
+		if t.kind == tPunct && t.text == "|" && next(1).text == "|" && next(1).kind == tPunct {
+			return refused("||", "|| is ambiguous: MariaDB and MySQL read it as OR, other databases as joining text", "write OR, or CONCAT(a, b) to join text")
+		}
+		if t.kind == tPunct && t.text == ":=" {
+			return refused(":=", "assigning to a variable (:=) is not allowed: it changes the session", "compute the value in the query instead")
+		}
+		if t.kind == tName {
+			// A quoted name before a parenthesis still calls the
+			// built-in: `LOAD_FILE`('/etc/passwd') reads the file.
+			q := t.text[:1]
+			t.up = strings.ToUpper(strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q))
+		} else if t.kind != tWord {
+			continue
+		}
+		word := t.up
+		if t.kind != tWord {
+			word = ""
+		}
+		switch word {
+		case "INTO":
+			return refused("SELECT … INTO", "SELECT … INTO is not allowed: it writes a file on the server or sets variables", "drop INTO …; export the result with tablewise export instead")
+		case "PROCEDURE":
+			return refused("PROCEDURE", "PROCEDURE is not allowed in a query", readOnlyHint)
+		case "LOCK":
+			if next(1).up == "IN" {
+				return refused("LOCK IN SHARE MODE", "a locking read (LOCK IN SHARE MODE) is not allowed: it takes locks", "drop LOCK IN SHARE MODE")
+			}
+		case "FOR":
+			if u := next(1).up; u == "UPDATE" || u == "SHARE" {
+				return refused("FOR "+u, "a locking read (FOR "+u+") is not allowed: it takes locks", "drop FOR "+u)
+			}
+		case "NEXT", "PREVIOUS":
+			if next(1).up == "VALUE" && next(2).up == "FOR" {
+				return refused(word+" VALUE FOR", word+" VALUE FOR is not allowed: it reads or advances a sequence", readOnlyHint)
+			}
+		}
+		if why, ok := k.view(t.up); ok {
+			return refused("view "+t.text, "the view "+t.text+" is not allowed: "+why, "query the tables it reads instead")
+		}
+		if next(1).text != "(" || next(1).kind != tPunct {
+			if next(1).text == "." && next(2).kind != tPunct && next(3).text == "(" && next(3).kind == tPunct && !(i > 0 && toks[i-1].text == ".") {
+				name := t.text + "." + next(2).text
+				return refused("function "+name, "calling "+name+" is not allowed: a stored function runs code the guard cannot see", "use the built-in functions")
+			}
+			continue
+		}
+		if i > 0 && toks[i-1].text == "." {
+			continue // checked at its schema's token
+		}
+		if why, ok := deniedFunctions[t.up]; ok {
+			return refused("function "+t.up, "function "+t.up+" is not allowed: it "+why, "remove the call; "+readOnlyHint)
+		}
+		if k.function(t.up) {
+			return refused("function "+t.text, "calling the stored function "+t.text+" is not allowed: it runs code the guard cannot see", "use the built-in functions")
+		}
+	}
+	return nil
+}
+
+// learn reads what the guard needs to know of the database: its stored
+// functions, when the user may read mysql.func the server's loadable
+// functions (UDFs such as sys_exec), and the views whose definitions call
+// a refused function or such a view.
+func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
+	k := &known{functions: map[string]bool{}, views: map[string]string{}}
+	read := func(q string, row func(a, b string)) error {
+		rows, err := c.QueryContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a, b sql.NullString
+			if err := rows.Scan(&a, &b); err != nil {
+				return err
+			}
+			row(a.String, b.String)
+		}
+		return rows.Err()
+	}
+	fn := func(name, _ string) { k.functions[strings.ToUpper(name)] = true }
+	if err := read("SELECT ROUTINE_NAME, '' FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", fn); err != nil {
+		return nil, err
+	}
+	if ctx.Err() == nil {
+		read("SELECT name, '' FROM mysql.func", fn) // only an administrator may: best effort
+	}
+	defs := map[string]string{}
+	if err := read("SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()", func(name, def string) {
+		defs[strings.ToUpper(name)] = def
+	}); err != nil {
+		return nil, err
+	}
+	// A view is refused when its definition would be; a view reading a
+	// refused view is found on a later round.
+	for changed := true; changed; {
+		changed = false
+		for name, def := range defs {
+			if _, done := k.views[name]; done {
+				continue
+			}
+			toks, lerr := lex(def)
+			var why string
+			switch {
+			case lerr != nil:
+				why = "its definition cannot be read (" + lerr.reason + ")"
+			default:
+				var rej *guard.Rejection
+				if err := vetTokens(toks, k); errors.As(err, &rej) {
+					why = "its definition is refused: " + rej.Reason
+				}
+			}
+			if why != "" {
+				k.views[name] = why
+				changed = true
+			}
+		}
+	}
+	return k, nil
+}

@@ -1,0 +1,52 @@
+package mysql_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/engine"
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
+)
+
+// A server that accepts the connection and never greets: the caller's
+// deadline must come back as the caller's deadline, not as a network
+// error, so that callers who cancelled can tell (CI saw a statement
+// cancelled while its connection was dialled reported as "the server
+// does not answer").
+func TestOpenReportsTheCallersDeadline(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	// A deadline that passes in the handshake, and one already past when
+	// the connection is dialled (net reports that as "i/o timeout").
+	for _, d := range []time.Duration{200 * time.Millisecond, -time.Second} {
+		for i := 0; i < 10; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), d)
+			_, err := twmysql.Open(ctx, "mysql://root@"+ln.Addr().String()+"/x", engine.Options{})
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Open with a deadline %v away: %v, want it to wrap context.DeadlineExceeded", d, err)
+			}
+			if !errors.Is(err, engine.ErrUnavailable) {
+				t.Fatalf("Open with a deadline %v away: %v, want engine.ErrUnavailable too (the server did not answer)", d, err)
+			}
+			if d > 0 {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
+)
+
+// A migration is rehearsed in a scratch server the user names, never in
+// the database the engine reads: the database's tables and views are read
+// (SHOW CREATE TABLE, in a read-only transaction), recreated without rows
+// in a new database tablewise_rehearse_<random> on the scratch server, and
+// the scripts run there under the server's own sql_mode. The new database
+// is dropped at the end, whatever happened.
+
+const (
+	rehearseTimeout          = 2 * time.Minute
+	rehearseStatementSeconds = 30
+	dropTimeout              = 15 * time.Second
+)
+
+// RehearseIn implements engine.ScratchRehearser.
+func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
+	cfg, err := e.scratchConfig(scratch)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, rehearseTimeout)
+		defer cancel()
+	}
+	var orig *mySchema
+	err = e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+		var err error
+		orig, err = readSchema(q, e.dbName)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the schema of %s: %w", e.display, err)
+	}
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s: %v", engine.Redact(scratch), err)}
+	}
+	pool := sql.OpenDB(connector)
+	defer pool.Close()
+	c, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, &unavailable{msg: fmt.Sprintf("connect to the scratch server %s: %v (check the --scratch URL: its server, user and password)", engine.Redact(scratch), err), err: engine.ErrUnavailable}
+	}
+	defer c.Close()
+	name, err := engine.RehearsalName()
+	if err != nil {
+		return nil, err
+	}
+	quoted := "`" + name + "`"
+	if _, err := c.ExecContext(ctx, "CREATE DATABASE "+quoted); err != nil {
+		return nil, fmt.Errorf("create the rehearsal database %s on the scratch server %s: %w (the scratch user needs CREATE and DROP there)", name, engine.Redact(scratch), err)
+	}
+	defer func() {
+		// Dropped on a context of its own: the rehearsal's may be over.
+		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		defer cancel()
+		if _, err := c.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted); err != nil {
+			if c2, err := pool.Conn(dctx); err == nil {
+				_, _ = c2.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted)
+				c2.Close()
+			}
+		}
+	}()
+	// The copy is made, and read back, under the engine's sql_mode, as the
+	// database was read; the scripts run under the server's own.
+	exec := func(q string) error {
+		_, err := c.ExecContext(ctx, q)
+		return err
+	}
+	for _, q := range []string{"USE " + quoted, "SET SESSION sql_mode = '" + sqlMode + "', foreign_key_checks = 0, lock_wait_timeout = " + fmt.Sprint(rehearseStatementSeconds)} {
+		if err := exec(q); err != nil {
+			return nil, err
+		}
+	}
+	if e.mariadb {
+		_ = exec(fmt.Sprintf("SET SESSION max_statement_time = %d", rehearseStatementSeconds))
+	}
+	r := &engine.Rehearsal{}
+	// A view may read another made after it: what fails is tried again
+	// while each round makes something.
+	for pending := orig.copyStatements(); len(pending) > 0; {
+		var failed []string
+		var errs []error
+		for _, st := range pending {
+			if err := exec(st); err != nil {
+				failed, errs = append(failed, st), append(errs, err)
+			}
+		}
+		if len(failed) == len(pending) {
+			for i, st := range failed {
+				r.Notes = append(r.Notes, fmt.Sprintf("not copied to the rehearsal: %s (%s)", format.ClipRunes(strings.Join(strings.Fields(st), " "), 120), message(errs[i], name)))
+			}
+			break
+		}
+		pending = failed
+	}
+	read := func() ([]engine.SchemaObject, error) {
+		if err := exec("SET SESSION sql_mode = '" + sqlMode + "'"); err != nil {
+			return nil, err
+		}
+		s, err := readSchema(func(q string, args ...any) (*sql.Rows, error) { return c.QueryContext(ctx, q, args...) }, name)
+		if err != nil {
+			return nil, fmt.Errorf("read the rehearsal database: %w", err)
+		}
+		return s.objects(), nil
+	}
+	if r.Before, err = read(); err != nil {
+		return nil, err
+	}
+	r.Notes = append(r.Notes, engine.CopyDiffers(orig.objects(), r.Before)...)
+	run := func(script string) ([]engine.RehearsedStatement, bool) {
+		if err := exec("SET SESSION sql_mode = @@GLOBAL.sql_mode, foreign_key_checks = 1"); err != nil {
+			return []engine.RehearsedStatement{{SQL: script, Err: message(err, name)}}, false
+		}
+		stmts, err := splitScript(script)
+		if err != nil {
+			return []engine.RehearsedStatement{{SQL: script, Err: err.Error()}}, false
+		}
+		var out []engine.RehearsedStatement
+		for _, st := range stmts {
+			if err := e.beyond(st); err != nil {
+				out = append(out, engine.RehearsedStatement{SQL: st, Err: err.Error()})
+				return out, false
+			}
+			if err := exec(st); err != nil {
+				msg := message(err, name)
+				if ctx.Err() != nil {
+					msg = "stopped: the rehearsal's deadline passed during this statement"
+				}
+				out = append(out, engine.RehearsedStatement{SQL: st, Err: msg})
+				return out, false
+			}
+			out = append(out, engine.RehearsedStatement{SQL: st})
+		}
+		return out, true
+	}
+	var ok bool
+	if r.Up, ok = run(up); !ok {
+		return r, nil
+	}
+	if r.AfterUp, err = read(); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(down) == "" {
+		return r, nil
+	}
+	if r.Down, ok = run(down); !ok {
+		return r, nil
+	}
+	if r.AfterDown, err = read(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+var _ engine.ScratchRehearser = (*Engine)(nil)
+
+// scratchConfig reads the scratch URL and refuses one that names the
+// database e reads.
+func (e *Engine) scratchConfig(scratch string) (*mysql.Config, error) {
+	shown := engine.Redact(scratch)
+	cfg, err := Config(scratch)
+	if err != nil {
+		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch: %v; give another MySQL/MariaDB database, as mysql://user@host:3306/scratch", err)}
+	}
+	h1, p1, _ := net.SplitHostPort(cfg.Addr)
+	h2, p2, _ := net.SplitHostPort(e.addr)
+	if engine.SameHost(h1, h2) && p1 == p2 && cfg.DBName == e.dbName {
+		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a database", shown, e.display)}
+	}
+	return cfg, nil
+}
+
+// message is a server error as the server words it, without the
+// rehearsal database's name.
+func message(err error, db string) string {
+	msg := err.Error()
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		msg = me.Message
+	}
+	for _, q := range []string{"`" + db + "`.", "'" + db + "'.", `"` + db + `".`, db + "."} {
+		msg = strings.ReplaceAll(msg, q, "")
+	}
+	return msg
+}
+
+// splitScript cuts a script into statements with the server's lexical
+// rules (strings, quoted names, comments), dropping those that hold only
+// comments.
+func splitScript(script string) ([]string, error) {
+	toks, lerr := lex(script)
+	if lerr != nil {
+		return nil, fmt.Errorf("the script cannot be cut into statements: %s", lerr.reason)
+	}
+	var out []string
+	start, n := 0, 0
+	for _, t := range toks {
+		if t.kind == tPunct && t.text == ";" {
+			if n > 0 {
+				out = append(out, strings.TrimSpace(script[start:t.end]))
+			}
+			start, n = t.end, 0
+			continue
+		}
+		n++
+	}
+	if n > 0 {
+		out = append(out, strings.TrimSpace(script[start:]))
+	}
+	return out, nil
+}
+
+// beyond refuses a statement that would act outside the rehearsal
+// database on the scratch server — which may be the checked database's
+// own server: USE, statements on a whole database, names qualified with
+// the checked database's name, and statements prepared from strings
+// (which could hide such a name).
+func (e *Engine) beyond(stmt string) error {
+	toks, lerr := lex(stmt)
+	if lerr != nil {
+		return errors.New(lerr.reason)
+	}
+	if len(toks) == 0 {
+		return nil
+	}
+	first := toks[0].up
+	switch first {
+	case "USE":
+		return errors.New("USE is not rehearsed: the rehearsal runs in a database of its own; write names unqualified")
+	case "PREPARE", "EXECUTE":
+		return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", first)
+	}
+	if (first == "CREATE" || first == "DROP" || first == "ALTER") && len(toks) > 1 && (toks[1].up == "DATABASE" || toks[1].up == "SCHEMA") {
+		return fmt.Errorf("%s %s is not rehearsed: it acts on a whole database of the scratch server", first, toks[1].up)
+	}
+	for i := 0; i+1 < len(toks); i++ {
+		name := toks[i].text
+		if toks[i].kind == tName {
+			q := name[:1]
+			name = strings.ReplaceAll(name[1:len(name)-1], q+q, q)
+		} else if toks[i].kind != tWord {
+			continue
+		}
+		if strings.EqualFold(name, e.dbName) && toks[i+1].kind == tPunct && toks[i+1].text == "." {
+			return fmt.Errorf("names the checked database %s: the rehearsal never reaches it; write the names without the database", e.dbName)
+		}
+	}
+	return nil
+}
+
+// mySchema is a database's tables (SHOW CREATE TABLE) and views.
+type mySchema struct {
+	tables []myTable
+	views  []engine.SchemaObject
+}
+
+type myTable struct {
+	name   string
+	create string // SHOW CREATE TABLE without AUTO_INCREMENT=n
+}
+
+var (
+	autoIncrementRe = regexp.MustCompile(` AUTO_INCREMENT=\d+`)
+	indexLineRe     = regexp.MustCompile(`^\s*(?:UNIQUE |FULLTEXT |SPATIAL )?(?:KEY|INDEX) ("(?:[^"]|"")+"|` + "`[^`]+`" + `)`)
+)
+
+// readSchema reads the tables and views of database db with q, under the
+// engine's sql_mode (names in double quotes).
+func readSchema(q func(string, ...any) (*sql.Rows, error), db string) (*mySchema, error) {
+	rows, err := scanAll(q(`SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME`, db))
+	if err != nil {
+		return nil, err
+	}
+	s := &mySchema{}
+	for _, r := range rows {
+		if str0(r[1]) == "VIEW" {
+			continue
+		}
+		name := str0(r[0])
+		got, err := scanAll(q(`SHOW CREATE TABLE "` + strings.ReplaceAll(name, `"`, `""`) + `"`))
+		if err != nil {
+			return nil, err
+		}
+		if len(got) != 1 || len(got[0]) < 2 {
+			return nil, fmt.Errorf("SHOW CREATE TABLE %s: no definition", name)
+		}
+		s.tables = append(s.tables, myTable{name: name, create: autoIncrementRe.ReplaceAllString(str0(got[0][1]), "")})
+	}
+	views, err := scanAll(q(`SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME`, db))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range views {
+		// The server names every table with its database: the copy's
+		// view reads the copy's tables.
+		def := str0(r[1])
+		for _, qn := range []string{"`" + db + "`.", `"` + db + `".`} {
+			def = strings.ReplaceAll(def, qn, "")
+		}
+		name := `"` + strings.ReplaceAll(str0(r[0]), `"`, `""`) + `"`
+		s.views = append(s.views, engine.SchemaObject{Type: "view", Name: str0(r[0]), SQL: "CREATE VIEW " + name + " AS " + def})
+	}
+	return s, nil
+}
+
+// objects lists each table (its columns and constraints) and, apart, each
+// of its indexes, named table.index, then the views.
+func (s *mySchema) objects() []engine.SchemaObject {
+	var out, indexes []engine.SchemaObject
+	for _, t := range s.tables {
+		var keep []string
+		for _, line := range strings.Split(t.create, "\n") {
+			if m := indexLineRe.FindStringSubmatch(line); m != nil {
+				name := strings.Trim(m[1], "`\"")
+				indexes = append(indexes, engine.SchemaObject{Type: "index", Name: t.name + "." + name, Table: t.name,
+					SQL: strings.TrimSuffix(strings.TrimSpace(line), ",")})
+				continue
+			}
+			keep = append(keep, line)
+		}
+		// The item before the closing line may have lost its comma's
+		// follower: drop a comma that now ends the list.
+		for i := len(keep) - 1; i > 0; i-- {
+			if strings.HasPrefix(keep[i], ")") {
+				keep[i-1] = strings.TrimSuffix(keep[i-1], ",")
+				break
+			}
+		}
+		out = append(out, engine.SchemaObject{Type: "table", Name: t.name, Table: t.name, SQL: strings.Join(keep, "\n")})
+	}
+	out = append(out, indexes...)
+	return append(out, s.views...)
+}
+
+// copyStatements recreates the tables (foreign key checks are off while
+// they are made) and the views.
+func (s *mySchema) copyStatements() []string {
+	var out []string
+	for _, t := range s.tables {
+		out = append(out, t.create)
+	}
+	for _, v := range s.views {
+		out = append(out, v.SQL)
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tablewise/tablewise/core/engine/postgres"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb/servers"
+)
+
+// state is what a refused statement must leave as it was.
+type state struct {
+	checksum     string // every row of Track and Invoice
+	largeObjects int64
+	advisory     int64
+	tables       int64
+	settings     string
+}
+
+func snapshot(t *testing.T, a *pgx.Conn) state {
+	t.Helper()
+	var s state
+	err := a.QueryRow(context.Background(), `SELECT
+		(SELECT md5(string_agg(t::text, ',' ORDER BY "TrackId")) FROM "Track" t) || (SELECT md5(string_agg(i::text, ',' ORDER BY "InvoiceId")) FROM "Invoice" i),
+		(SELECT count(*) FROM pg_largeobject_metadata),
+		(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())),
+		(SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace),
+		(SELECT string_agg(name || '=' || setting, ',' ORDER BY name) FROM pg_settings WHERE source NOT IN ('default', 'override', 'client', 'session'))`).
+		Scan(&s.checksum, &s.largeObjects, &s.advisory, &s.tables, &s.settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestAdversarial: every family that a READ ONLY transaction lets through
+// as a superuser, and every kind of write, is refused by the guard, and
+// the server is unchanged: table checksums, large objects, advisory locks,
+// relations, configuration; no file written; the other session alive.
+func TestAdversarial(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE VIEW leak AS SELECT pg_read_file('/etc/hostname') AS f`)
+	exec(t, a, `CREATE FUNCTION leak_sql() RETURNS text LANGUAGE sql AS $$ SELECT pg_read_file('/etc/hostname') $$`)
+	exec(t, a, `CREATE FUNCTION leak_pl() RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN pg_read_file('/etc/hostname'); END $$`)
+	exec(t, a, `CREATE VIEW leak_pl_view AS SELECT leak_pl() AS f`)
+	exec(t, a, `CREATE FUNCTION leak_definer() RETURNS text LANGUAGE sql SECURITY DEFINER AS $$ SELECT pg_read_file('/etc/hostname') $$`)
+	exec(t, a, `CREATE OPERATOR ### (FUNCTION = pg_read_file, RIGHTARG = text)`)
+	exec(t, a, `CREATE DOMAIN locked AS int CHECK (pg_try_advisory_lock(VALUE::bigint))`)
+	exec(t, a, `CREATE TYPE fname AS (f text)`)
+	exec(t, a, `CREATE FUNCTION to_fname(text) RETURNS fname LANGUAGE sql AS $$ SELECT ROW($1)::fname $$`)
+	exec(t, a, `CREATE CAST (text AS fname) WITH FUNCTION to_fname(text)`)
+	exec(t, a, `CREATE FUNCTION lock_step(int, int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock($2); RETURN $1; END $$`)
+	exec(t, a, `CREATE AGGREGATE lock_all(int) (SFUNC = lock_step, STYPE = int, INITCOND = '0')`)
+	exec(t, a, `CREATE VIEW leak_op AS SELECT ### '/etc/hostname' AS f`)
+	var adminPID int
+	if err := a.QueryRow(context.Background(), "SELECT pg_backend_pid()").Scan(&adminPID); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(os.TempDir(), fmt.Sprintf("tablewise-pg-adversarial-%d", os.Getpid()))
+	os.Remove(out)
+	before := snapshot(t, a)
+	e := open(t, url)
+
+	families := map[string][]string{
+		"server files": {
+			"COPY (SELECT 1) TO '" + out + "'",
+			"SELECT pg_read_file('/etc/passwd')",
+			"SELECT pg_catalog.pg_read_file('/etc/passwd')",
+			`SELECT "pg_read_file"('/etc/passwd')`,
+			"SELECT pg_read_file /* a comment */ ('/etc/passwd')",
+			`SELECT U&"pg_\0072ead_file"('/etc/passwd')`,
+			`SELECT 'a\', pg_read_file('/etc/passwd') --'`,
+			`SELECT E'\'', pg_read_file('/etc/passwd')`,
+			"SELECT PG_READ_BINARY_FILE('/etc/passwd')",
+			"SELECT * FROM pg_ls_dir('.')",
+			"SELECT pg_stat_file('/etc/passwd')",
+			"SELECT lo_import('/etc/hostname')",
+			"SELECT lo_export(1, '" + out + "')",
+			"SELECT * FROM leak",
+			"SELECT leak_sql()",
+			"SELECT leak_pl()",
+			"SELECT leak_definer()",
+			"SELECT * FROM leak_definer()",
+			"SELECT ### '/etc/hostname'",
+			"SELECT * FROM leak_op",
+			"SELECT '/etc/hostname'::fname",
+			"SELECT CAST('/etc/hostname' AS fname)",
+			"SELECT * FROM leak_pl_view",
+		},
+		"strings run as queries": {
+			"SELECT query_to_xml('SELECT pg_read_file(''/etc/passwd'')', true, true, '')",
+			"SELECT query_to_xml($$SELECT pg_advisory_lock(1)$$, true, true, '')",
+			"SELECT table_to_xml('leak', true, true, '')",
+		},
+		"locks that outlive the transaction": {
+			"SELECT pg_advisory_lock(42)",
+			"SELECT pg_try_advisory_lock(42)",
+			"SELECT pg_advisory_xact_lock(42)",
+			"SELECT 42::locked",
+			`SELECT lock_all("GenreId") FROM "Genre"`,
+			`SELECT * FROM "Track" FOR UPDATE`,
+			`SELECT * FROM "Track" FOR SHARE`,
+			"LOCK TABLE \"Track\"",
+		},
+		"session poisoning": {
+			"SELECT set_config('statement_timeout', '0', false)",
+			"SELECT set_config('role', 'pg_read_server_files', false)",
+			"SELECT set_config('default_transaction_read_only', 'off', false)",
+			"SET statement_timeout = 0",
+			"SET ROLE postgres",
+			"RESET ALL",
+			"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+		},
+		"other sessions and the server": {
+			fmt.Sprintf("SELECT pg_terminate_backend(%d)", adminPID),
+			fmt.Sprintf("SELECT pg_cancel_backend(%d)", adminPID),
+			"SELECT pg_reload_conf()",
+			"SELECT pg_switch_wal()",
+			"SELECT pg_create_restore_point('x')",
+			"SELECT pg_logical_emit_message(false, 'x', 'y')",
+			"SELECT pg_stat_reset()",
+			"SELECT pg_notify('c', 'x')",
+			"SELECT nextval('x')",
+			"NOTIFY c",
+			"LISTEN c",
+			"CHECKPOINT",
+			"VACUUM \"Track\"",
+			"ANALYZE \"Track\"",
+		},
+		"writes": {
+			`DELETE FROM "Track"`,
+			`UPDATE "Track" SET "Name" = 'x'`,
+			`INSERT INTO "Genre" VALUES (99, 'x')`,
+			`TRUNCATE "Track"`,
+			`DROP TABLE "Track"`,
+			`CREATE TABLE x (a int)`,
+			`ALTER TABLE "Track" ADD COLUMN x int`,
+			`SELECT 1 AS a INTO made_by_select`,
+			`WITH d AS (DELETE FROM "Track" RETURNING *) SELECT count(*) FROM d`,
+			`WITH u AS (UPDATE "Track" SET "Name" = 'x' RETURNING 1) SELECT * FROM u`,
+			`EXPLAIN ANALYZE DELETE FROM "Track"`,
+			`EXPLAIN (ANALYZE, FORMAT JSON) SELECT 1`,
+			`EXPLAIN DELETE FROM "Track"`,
+			`CREATE TEMP TABLE t AS SELECT 1`,
+			`COMMENT ON TABLE "Track" IS 'x'`,
+			`GRANT SELECT ON "Track" TO PUBLIC`,
+			`REFRESH MATERIALIZED VIEW x`,
+		},
+		"transactions and code": {
+			"BEGIN",
+			"COMMIT",
+			"ROLLBACK",
+			"DO $$ BEGIN PERFORM pg_sleep(0); END $$",
+			"CALL p()",
+			"PREPARE p AS SELECT 1",
+			"EXECUTE p",
+			"DECLARE c CURSOR FOR SELECT 1",
+			"DISCARD ALL",
+			"LOAD 'auto_explain'",
+		},
+		"several statements": {
+			`SELECT 1; DELETE FROM "Track"`,
+			`SELECT 1; SELECT 2`,
+			`SELECT 'a\'; DELETE FROM "Track"; --'`,
+		},
+	}
+	for family, stmts := range families {
+		t.Run(family, func(t *testing.T) {
+			for _, sql := range stmts {
+				_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+				var rej *guard.Rejection
+				if !errors.As(err, &rej) {
+					t.Errorf("%s: not refused: %v", sql, err)
+				} else if rej.Reason == "" || rej.Hint == "" {
+					t.Errorf("%s: refusal without reason or hint: %+v", sql, rej)
+				}
+				if err := e.Check(context.Background(), sql); !errors.As(err, &rej) {
+					t.Errorf("Check(%s): not refused: %v", sql, err)
+				}
+			}
+		})
+	}
+	after := snapshot(t, a)
+	if after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s was written (%v)", out, err)
+		os.Remove(out)
+	}
+	var one int
+	if err := a.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Errorf("the other session: %v", err)
+	}
+	// Reading still works, also through the same pooled connections.
+	res, err := query.Collect(context.Background(), e, `SELECT count(*) FROM "Track"`, query.Options{})
+	if err != nil || res.Rows[0][0] != int64(3503) {
+		t.Errorf("read after the refusals: %v %v", res, err)
+	}
+}
+
+// TestReadsAllowed: the statement kinds that read run, including the
+// forms a lexer could mistake for denied calls.
+func TestReadsAllowed(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	for _, sql := range []string{
+		`SELECT 'pg_read_file(1)' AS s`,
+		`SELECT $$ lo_import( $$ AS s`,
+		`SELECT 1 AS "set_config"`,
+		`WITH x AS (SELECT 1 AS a) SELECT * FROM x`,
+		`VALUES (1), (2)`,
+		`TABLE "Genre"`,
+		`(SELECT 1)`,
+		`SHOW statement_timeout`,
+		`EXPLAIN SELECT * FROM "Track"`,
+		`EXPLAIN (VERBOSE, COSTS false) SELECT 1`,
+		`SELECT pg_sleep(0)`,
+		`SELECT * FROM "Track" WHERE "Name" ILIKE 'lo%' LIMIT 1;`,
+		"-- a comment\nSELECT 1 /* and another */ ;",
+	} {
+		if _, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 5}); err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
+	}
+	if _, err := query.Collect(context.Background(), e, " ; -- nothing", query.Options{}); !errors.Is(err, guard.ErrEmpty) {
+		t.Errorf("empty text: %v", err)
+	}
+	if !strings.Contains(e.Dialect().Name(), "PostgreSQL 1") {
+		t.Errorf("dialect name %q", e.Dialect().Name())
+	}
+}
+
+// TestFunctionCreatedAfterOpen: a function created while the engine is
+// open is known to the guard within its refresh interval.
+func TestFunctionCreatedAfterOpen(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	e := open(t, url)
+	if _, err := query.Collect(context.Background(), e, "SELECT 1", query.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, `CREATE FUNCTION late_leak() RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN pg_read_file('/etc/hostname'); END $$`)
+	postgres.ExpireLocal(e)
+	_, err := query.Collect(context.Background(), e, "SELECT late_leak()", query.Options{})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) {
+		t.Errorf("a function created after open: %v", err)
+	}
+}

@@ -1,0 +1,21 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// WithConn lends tests a pooled connection, around the guard.
+func (e *Engine) WithConn(ctx context.Context, fn func(c *pgconn.PgConn) error) error {
+	return e.withConn(ctx, fn)
+}
+
+// ExpireLocal makes the guard read the database's own functions again at
+// the next statement, as it does once they are localMaxAge old.
+func ExpireLocal(e *Engine) {
+	e.localMu.Lock()
+	e.localAt = time.Time{}
+	e.localMu.Unlock()
+}

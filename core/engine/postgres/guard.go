@@ -1,0 +1,599 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/tablewise/tablewise/core/guard"
+)
+
+// The guard, before anything runs:
+//  1. input limits (guard.CheckText);
+//  2. the statement's first word: SELECT, WITH, VALUES, TABLE, SHOW, or
+//     EXPLAIN (never ANALYZE) of one of the first four;
+//  3. no call, anywhere in the text, of a function on the deny-list
+//     (denied), names read with PostgreSQL's lexical rules (strings,
+//     dollar quotes, quoted names and nested comments);
+//  4. the server's plan, EXPLAIN (VERBOSE, FORMAT JSON), holds no
+//     ModifyTable (a data-modifying WITH) or LockRows (FOR UPDATE) node
+//     and no denied function (a view calling one, for instance);
+//  5. the server's Describe: one statement (the extended protocol refuses
+//     more) that returns columns (SELECT … INTO returns none).
+// The plan can show that a denied function is called, never that none is
+// (calls on constants are folded away, a string given to query_to_xml is
+// not planned): step 3 is why denying query_to_xml and its kind by name
+// is enough.
+
+// readOnlyHint says what may run, for PostgreSQL.
+const readOnlyHint = "only a single SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN (without ANALYZE) statement can run"
+
+// token is one lexical token of PostgreSQL SQL.
+type token struct {
+	kind byte   // 'w' word, 'q' quoted name, 's' string, 'p' punctuation, 'n' number, '$' parameter
+	text string // words lower-cased; quoted names unquoted
+	end  int    // the offset in the text just past the token
+}
+
+// lex reads sql with PostgreSQL's lexical rules, skipping comments
+// (nested /* */ and --) and whitespace. Unterminated strings, names and
+// comments end at the end of the text.
+func lex(sql string) []token {
+	var out []token
+	i := 0
+	n := len(sql)
+	// A token appended in one turn ends where the next turn starts.
+	mark := func() {
+		if k := len(out) - 1; k >= 0 && out[k].end == 0 {
+			out[k].end = i
+		}
+	}
+	for i < n {
+		mark()
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '-' && i+1 < n && sql[i+1] == '-':
+			for i < n && sql[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < n && sql[i+1] == '*':
+			depth := 0
+			for i < n {
+				if sql[i] == '/' && i+1 < n && sql[i+1] == '*' {
+					depth++
+					i += 2
+				} else if sql[i] == '*' && i+1 < n && sql[i+1] == '/' {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+				} else {
+					i++
+				}
+			}
+		case c == '\'':
+			i = skipString(sql, i+1, false)
+			out = append(out, token{kind: 's'})
+		case (c == 'e' || c == 'E') && i+1 < n && sql[i+1] == '\'':
+			i = skipString(sql, i+2, true)
+			out = append(out, token{kind: 's'})
+		case (c == 'u' || c == 'U') && i+2 < n && sql[i+1] == '&' && (sql[i+2] == '\'' || sql[i+2] == '"'):
+			if sql[i+2] == '\'' {
+				i = skipString(sql, i+3, false)
+				out = append(out, token{kind: 's'})
+			} else {
+				name, next := quotedName(sql, i+3)
+				i = next
+				out = append(out, token{kind: 'q', text: name})
+			}
+		case c == '"':
+			name, next := quotedName(sql, i+1)
+			i = next
+			out = append(out, token{kind: 'q', text: name})
+		case c == '$':
+			j := i + 1
+			for j < n && isIdentByte(sql[j]) && !(j == i+1 && sql[j] >= '0' && sql[j] <= '9') {
+				j++
+			}
+			if j < n && sql[j] == '$' { // $tag$ … $tag$
+				tag := sql[i : j+1]
+				end := strings.Index(sql[j+1:], tag)
+				if end < 0 {
+					i = n
+				} else {
+					i = j + 1 + end + len(tag)
+				}
+				out = append(out, token{kind: 's'})
+				continue
+			}
+			j = i + 1
+			for j < n && sql[j] >= '0' && sql[j] <= '9' {
+				j++
+			}
+			out = append(out, token{kind: '$', text: sql[i:j]})
+			i = max(j, i+1)
+		case isIdentByte(c) && !(c >= '0' && c <= '9'):
+			j := i
+			for j < n && (isIdentByte(sql[j]) || sql[j] == '$') {
+				j++
+			}
+			out = append(out, token{kind: 'w', text: strings.ToLower(sql[i:j])})
+			i = j
+		case c >= '0' && c <= '9':
+			j := i
+			for j < n && (isIdentByte(sql[j]) || sql[j] == '.') {
+				j++
+			}
+			out = append(out, token{kind: 'n', text: sql[i:j]})
+			i = j
+		default:
+			out = append(out, token{kind: 'p', text: string(c)})
+			i++
+		}
+	}
+	mark()
+	return out
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// skipString returns the index after the string literal whose body starts
+// at i; backslash escapes count in E” strings.
+func skipString(sql string, i int, escapes bool) int {
+	for i < len(sql) {
+		switch sql[i] {
+		case '\\':
+			if escapes {
+				i += 2
+				continue
+			}
+		case '\'':
+			if i+1 < len(sql) && sql[i+1] == '\'' {
+				i += 2
+				continue
+			}
+			return i + 1
+		}
+		i++
+	}
+	return len(sql)
+}
+
+// quotedName reads a "quoted name" whose body starts at i.
+func quotedName(sql string, i int) (string, int) {
+	var b strings.Builder
+	for i < len(sql) {
+		if sql[i] == '"' {
+			if i+1 < len(sql) && sql[i+1] == '"' {
+				b.WriteByte('"')
+				i += 2
+				continue
+			}
+			return b.String(), i + 1
+		}
+		b.WriteByte(sql[i])
+		i++
+	}
+	return b.String(), i
+}
+
+// statement is what the guard learned of a text.
+type statement struct {
+	kind string // "select" (also WITH, VALUES, TABLE), "show"
+	// planned is the statement EXPLAIN (VERBOSE, FORMAT JSON) can plan:
+	// the text itself, or what follows EXPLAIN and its options.
+	planned string
+}
+
+// vetText applies the checks that need no server.
+func vetText(sql string) (*statement, error) {
+	if err := guard.CheckText(sql); err != nil {
+		return nil, err
+	}
+	toks := lex(sql)
+	if len(toks) == 0 || allSemicolons(toks) {
+		return nil, guard.ErrEmpty
+	}
+	if err := deniedCall(toks, "the statement", nil); err != nil {
+		return nil, err
+	}
+	first := firstWord(toks)
+	if first == "with" {
+		// A data-modifying WITH, refused before the server plans it
+		// (the plan check would catch it too, for a role allowed to).
+		for i := 0; i+1 < len(toks); i++ {
+			if toks[i].kind == 'p' && toks[i].text == "(" && toks[i+1].kind == 'w' {
+				switch w := toks[i+1].text; w {
+				case "insert", "update", "delete", "merge":
+					what := "WITH … " + strings.ToUpper(w)
+					return nil, &guard.Rejection{What: what, Reason: what + " is not allowed: the database is read-only", Hint: readOnlyHint}
+				}
+			}
+		}
+	}
+	switch first {
+	case "select", "with", "values", "table":
+		return &statement{kind: "select", planned: sql}, nil
+	case "show":
+		return &statement{kind: "show"}, nil
+	case "explain":
+		inner, err := explained(sql)
+		if err != nil {
+			return nil, err
+		}
+		switch firstWord(lex(inner)) {
+		case "select", "with", "values", "table":
+			return &statement{kind: "select", planned: inner}, nil
+		}
+	}
+	return nil, refuse(sql)
+}
+
+func allSemicolons(toks []token) bool {
+	for _, t := range toks {
+		if t.kind != 'p' || t.text != ";" {
+			return false
+		}
+	}
+	return true
+}
+
+// firstWord is the first word, skipping opening parentheses.
+func firstWord(toks []token) string {
+	for _, t := range toks {
+		if t.kind == 'p' && t.text == "(" {
+			continue
+		}
+		if t.kind == 'w' {
+			return t.text
+		}
+		return ""
+	}
+	return ""
+}
+
+func refuse(sql string) *guard.Rejection {
+	r := guard.RefuseStatement(sql)
+	r.Hint = readOnlyHint
+	return r
+}
+
+// explained returns the statement an EXPLAIN explains, refusing ANALYZE
+// (which runs it) in either option form.
+func explained(sql string) (string, error) {
+	rest := afterWord(sql, "explain")
+	toks := lex(rest)
+	analyze := &guard.Rejection{What: "EXPLAIN ANALYZE", Reason: "EXPLAIN ANALYZE is not allowed: it runs the statement", Hint: "use EXPLAIN without ANALYZE, or run the query itself"}
+	if len(toks) > 0 && toks[0].kind == 'p' && toks[0].text == "(" {
+		depth := 0
+		for i, r := range rest {
+			switch r {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					for _, t := range lex(rest[:i]) {
+						if t.kind == 'w' && (t.text == "analyze" || t.text == "analyse") {
+							return "", analyze
+						}
+					}
+					return rest[i+1:], nil
+				}
+			}
+		}
+		return "", refuse(sql)
+	}
+	for {
+		w := firstWord(lex(rest))
+		switch w {
+		case "analyze", "analyse":
+			return "", analyze
+		case "verbose":
+			rest = afterWord(rest, w)
+			continue
+		}
+		return rest, nil
+	}
+}
+
+// afterWord returns the text after the first occurrence of word (a word
+// token, matched case-insensitively) in sql, comments before it skipped.
+func afterWord(sql, word string) string {
+	lower := strings.ToLower(sql)
+	i := 0
+	for i < len(sql) {
+		j := strings.Index(lower[i:], word)
+		if j < 0 {
+			return ""
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isIdentByte(sql[j-1])) && (end >= len(sql) || !isIdentByte(sql[end])) {
+			return sql[end:]
+		}
+		i = end
+	}
+	return ""
+}
+
+// deniedCall refuses a call of a denied function among toks: a name
+// (plain or quoted, schema-qualified or not) followed by "(".
+// loc, when not nil, adds the database's own functions, operators and
+// types that reach code the guard cannot see into or a denied function.
+func deniedCall(toks []token, where string, loc *local) error {
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.kind != 'w' && t.kind != 'q' {
+			continue
+		}
+		if next := toks[i+1]; next.kind != 'p' || next.text != "(" {
+			continue
+		}
+		name := t.text
+		if t.kind == 'q' {
+			name = strings.ToLower(name)
+		}
+		why, ok := denied(name)
+		if !ok && loc != nil && loc.opaque[name] {
+			why, ok = "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
+		}
+		if ok {
+			return &guard.Rejection{
+				What:   name + "()",
+				Reason: fmt.Sprintf("%s() is not allowed in %s: it %s", name, where, why),
+				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
+			}
+		}
+	}
+	return nil
+}
+
+// deniedNames are functions that act outside the transaction, change the
+// session for later statements, reach other sessions or the server's
+// files, or run a query given as a string; deniedPrefixes name families.
+var deniedNames = map[string]string{
+	"set_config":                     "changes settings for the rest of the session",
+	"pg_terminate_backend":           "ends another session",
+	"pg_cancel_backend":              "cancels another session's statement",
+	"pg_reload_conf":                 "reloads the server's configuration",
+	"pg_rotate_logfile":              "rotates the server's log",
+	"pg_switch_wal":                  "acts on the server's write-ahead log",
+	"pg_create_restore_point":        "acts on the server's write-ahead log",
+	"pg_logical_emit_message":        "writes to the server's write-ahead log",
+	"pg_promote":                     "promotes a standby server",
+	"pg_start_backup":                "acts on backups",
+	"pg_stop_backup":                 "acts on backups",
+	"pg_backup_start":                "acts on backups",
+	"pg_backup_stop":                 "acts on backups",
+	"pg_stat_file":                   "reads the server's files",
+	"pg_current_logfile":             "reads the server's files",
+	"pg_import_system_collations":    "writes the catalog",
+	"pg_notify":                      "signals other sessions",
+	"pg_export_snapshot":             "shares the transaction with other sessions",
+	"pg_log_backend_memory_contexts": "writes the server's log",
+	"nextval":                        "advances a sequence, outside the transaction",
+	"setval":                         "sets a sequence, outside the transaction",
+	"txid_current":                   "assigns a transaction id",
+	"pg_current_xact_id":             "assigns a transaction id",
+	"loread":                         "reads large objects",
+	"lowrite":                        "writes large objects",
+	"dblink":                         "runs a query on another connection",
+	"dblink_exec":                    "runs a statement on another connection",
+	"dblink_connect":                 "opens another connection",
+	"dblink_connect_u":               "opens another connection",
+	"dblink_send_query":              "runs a query on another connection",
+	"query_to_xml":                   "runs a query given as text",
+	"query_to_xmlschema":             "runs a query given as text",
+	"query_to_xml_and_xmlschema":     "runs a query given as text",
+	"cursor_to_xml":                  "reads a cursor",
+	"cursor_to_xmlschema":            "reads a cursor",
+	"table_to_xml":                   "runs a query built from text",
+	"table_to_xml_and_xmlschema":     "runs a query built from text",
+	"schema_to_xml":                  "runs queries built from text",
+	"schema_to_xml_and_xmlschema":    "runs queries built from text",
+	"database_to_xml":                "runs queries built from text",
+	"database_to_xml_and_xmlschema":  "runs queries built from text",
+	"ts_stat":                        "runs a query given as text",
+	"ts_rewrite":                     "may run a query given as text",
+}
+
+var deniedPrefixes = []struct{ prefix, why string }{
+	{"pg_read_", "reads the server's files"},
+	{"pg_ls_", "lists the server's files"},
+	{"pg_file_", "writes the server's files"},
+	{"lo_", "acts on large objects, which a read-only transaction does not protect"},
+	{"pg_advisory_", "takes a lock that outlives the transaction"},
+	{"pg_try_advisory_", "takes a lock that outlives the transaction"},
+	{"pg_stat_reset", "resets the server's statistics"},
+	{"pg_create_", "creates replication slots or restore points"},
+	{"pg_drop_replication", "drops replication slots"},
+	{"pg_replication_", "acts on replication"},
+	{"pg_logical_slot_", "consumes replication slots"},
+	{"pg_copy_", "copies replication slots"},
+	{"pg_wal_replay_", "pauses or resumes replication"},
+	{"pg_wal_", "acts on the server's write-ahead log"},
+	{"binary_upgrade_", "writes the catalog"},
+	{"dblink_", "reaches another connection"},
+	{"pg_truncate_", "truncates server state"},
+}
+
+// denied reports whether the function name (lower case, without schema)
+// is denied, and why.
+func denied(name string) (string, bool) {
+	if why, ok := deniedNames[name]; ok {
+		return why, true
+	}
+	for _, p := range deniedPrefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.why, true
+		}
+	}
+	return "", false
+}
+
+// vetPlan checks the plan EXPLAIN (VERBOSE, FORMAT JSON) printed for the
+// statement: no node that writes or locks rows, no denied function in any
+// expression or function scan.
+func vetPlan(planJSON []byte, sql string, loc *local) error {
+	var plans any
+	if err := json.Unmarshal(planJSON, &plans); err != nil {
+		return fmt.Errorf("read the plan: %w", err)
+	}
+	var walk func(v any) error
+	walk = func(v any) error {
+		switch x := v.(type) {
+		case map[string]any:
+			switch x["Node Type"] {
+			case "ModifyTable":
+				r := refuse(sql)
+				if op, ok := x["Operation"].(string); ok {
+					r.What = "WITH … " + strings.ToUpper(op)
+					r.Reason = r.What + " is not allowed: the database is read-only"
+				}
+				return r
+			case "LockRows":
+				return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
+			}
+			if f, ok := x["Function Name"].(string); ok {
+				if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
+					return err
+				}
+			}
+			for k, e := range x {
+				if k == "Function Name" {
+					continue
+				}
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		case string:
+			if strings.Contains(x, "(") {
+				if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
+					return err
+				}
+			}
+			if loc != nil {
+				return loc.vet(x, "the statement's plan")
+			}
+		}
+		return nil
+	}
+	return walk(plans)
+}
+
+// local is what the guard learns of a database when it connects: its own
+// functions whose code no plan shows, and the operators, casts and domains
+// that call a denied or such a function without a call in the text.
+type local struct {
+	// opaque are the names of functions written in SQL or a procedural
+	// language (plpgsql, plperl…) outside pg_catalog: a plan shows the
+	// body of a SQL function only when the planner inlines it (never a
+	// SECURITY DEFINER one), and never a procedural one's.
+	opaque map[string]bool
+	// ops maps an operator symbol to the function behind it.
+	ops map[string]string
+	// types maps a type name to the function a cast to it, or its
+	// domain's CHECK, calls.
+	types map[string]string
+}
+
+const localFunctionsSQL = `SELECT DISTINCT lower(p.proname) FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')`
+
+// localUsesSQL lists (kind, name, function) for user-defined operators
+// ('o'), casts ('c') and aggregates ('a', one row per support function),
+// and the text of domains' CHECK constraints ('d').
+const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
+	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
+	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+UNION ALL SELECT 'c', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
+	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
+	WHERE c.oid >= 16384
+UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
+	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
+	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
+	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
+
+func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
+	loc := &local{opaque: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}}
+	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			loc.opaque[string(row[0])] = true
+		}
+	}
+	res, err = c.Exec(ctx, localUsesSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	bad := func(fn string) bool { _, d := denied(fn); return d || loc.opaque[fn] }
+	for _, r := range res {
+		for _, row := range r.Rows {
+			kind, name, what := string(row[0]), string(row[1]), string(row[2])
+			switch kind {
+			case "o":
+				if bad(what) {
+					loc.ops[name] = what
+				}
+			case "c":
+				if bad(what) {
+					loc.types[name] = what
+				}
+			case "a":
+				if bad(what) {
+					loc.opaque[name] = true
+				}
+			case "d":
+				if err := deniedCall(lex(what), "a domain", loc); err != nil {
+					loc.types[name] = "a function its CHECK calls"
+				}
+			}
+		}
+	}
+	return loc, nil
+}
+
+// vet refuses text that uses one of the database's operators, casts or
+// domains that call a denied function or code the guard cannot see.
+func (loc *local) vet(text, where string) error {
+	if len(loc.ops) == 0 && len(loc.types) == 0 {
+		return nil
+	}
+	for op, fn := range loc.ops {
+		if strings.Contains(text, op) {
+			return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s is not allowed in %s: it calls %s()", op, where, fn),
+				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+		}
+	}
+	for _, t := range lex(text) {
+		if t.kind != 'w' && t.kind != 'q' {
+			continue
+		}
+		if fn, ok := loc.types[strings.ToLower(t.text)]; ok {
+			return &guard.Rejection{What: "type " + t.text, Reason: fmt.Sprintf("type %s is not allowed in %s: converting to it calls %s", t.text, where, fn),
+				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+		}
+	}
+	return nil
+}

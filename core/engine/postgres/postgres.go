@@ -1,0 +1,367 @@
+// Package postgres is the PostgreSQL engine (also for the servers that
+// speak its protocol and plan as it does: Citus, YugabyteDB, AlloyDB,
+// Aurora). It
+// reads through github.com/jackc/pgx/v5's pgconn, with a small pool of
+// its own so that every connection is reset before reuse.
+//
+// A server's READ ONLY transaction is one layer, never the only one. Every
+// statement runs alone (the extended protocol refuses a second one) inside
+// BEGIN READ ONLY … ROLLBACK, with SET LOCAL statement_timeout; sessions
+// start with default_transaction_read_only on. The guard (guard.go) lets
+// through only statement kinds that read and refuses by name the
+// functions that act outside the transaction or read the server's files,
+// found in the text and in the plan EXPLAIN (VERBOSE, FORMAT JSON) shows
+// (a view's body, for one). The deadline is enforced by the server
+// (statement_timeout) and by a cancel request from the client. A
+// connection is rolled back and DISCARD ALL'd before it returns to the
+// pool, and closed when that fails.
+package postgres
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/tablewise/tablewise/core/engine"
+)
+
+// RoleParam is the URL parameter naming a role every transaction switches
+// to (SET LOCAL ROLE): postgres://admin@db/shop?tablewise_role=reader.
+// tablewise removes it before connecting.
+const RoleParam = "tablewise_role"
+
+// Engine is a PostgreSQL database read through a pool of connections.
+type Engine struct {
+	cfg     *pgconn.Config
+	display string
+	label   string
+	role    string // SET LOCAL ROLE in every transaction, "" for none
+	version string // server_version: "15.4"
+	major   string // "15"
+
+	types *typeCache
+	// local is what the guard refuses of the database's own functions,
+	// operators, casts and domains, read again when older than
+	// localMaxAge (a function created meanwhile is known within that).
+	localMu sync.Mutex
+	local   *local
+	localAt time.Time
+
+	// clean holds the connections whose last statement's pipeline
+	// already rolled back and reset them (stream).
+	clean sync.Map
+
+	sem  chan struct{} // one token per open connection
+	idle chan *pgconn.PgConn
+	mu   sync.Mutex
+	done bool
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// connectTimeout bounds opening one connection when ctx has no deadline.
+const connectTimeout = 10 * time.Second
+
+// readBufferSize is how much one read from the server's socket may take.
+const readBufferSize = 64 << 10
+
+// resetTimeout bounds rolling back and resetting a connection.
+const resetTimeout = 5 * time.Second
+
+// Open connects to the PostgreSQL database dsn names (postgres:// or
+// postgresql:// URL, or a key=value string) and checks that it answers.
+// opt.MaxConns defaults to 4.
+func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) {
+	display := engine.Redact(dsn)
+	connStr, role, err := splitRole(dsn)
+	if err != nil {
+		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %v", display, err)}
+	}
+	cfg, err := pgconn.ParseConfig(connStr)
+	if err != nil {
+		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: not a PostgreSQL URL tablewise can read (%s); give postgres://user@host:5432/dbname", display, redactErr(err, dsn))}
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = connectTimeout
+	}
+	// Settings every session starts with and returns to after DISCARD
+	// ALL: read-only transactions by default, values written the way the
+	// cursor reads them.
+	for k, v := range map[string]string{
+		"default_transaction_read_only":       "on",
+		"timezone":                            "UTC",
+		"datestyle":                           "ISO, YMD",
+		"intervalstyle":                       "postgres",
+		"extra_float_digits":                  "1",
+		"bytea_output":                        "hex",
+		"standard_conforming_strings":         "on", // strings as the guard's lexer reads them
+		"client_encoding":                     "UTF8",
+		"idle_in_transaction_session_timeout": "60000",
+		"application_name":                    "tablewise",
+	} {
+		if _, set := cfg.RuntimeParams[k]; !set || k != "application_name" {
+			cfg.RuntimeParams[k] = v
+		}
+	}
+	// A cancelled context sends a cancel request and waits for the
+	// server to end the statement, so the connection stays usable and
+	// the statement is gone when Run returns.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, CancelRequestDelay: 0, DeadlineDelay: 2 * time.Second}
+	}
+	// Rows arrive in reads of 64 KiB rather than pgproto3's 8 KiB: an
+	// export of a million rows makes an eighth of the system calls.
+	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		return pgproto3.NewFrontend(bufio.NewReaderSize(r, readBufferSize), w)
+	}
+	if opt.MaxConns <= 0 {
+		opt.MaxConns = 4
+	}
+	label := cfg.Database
+	if label == "" {
+		label = cfg.User
+	}
+	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache(),
+		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *pgconn.PgConn, opt.MaxConns)}
+	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
+		e.version = c.ParameterStatus("server_version")
+		e.major, _, _ = strings.Cut(e.version, ".")
+		e.major, _, _ = strings.Cut(e.major, " ")
+		if err := e.types.load(ctx, c); err != nil {
+			return err
+		}
+		_, err := e.localFor(ctx, c)
+		return err
+	})
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// OpenEngine is Open as an engine.Opener.
+func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
+	e, err := Open(ctx, dsn, opt)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// splitRole removes RoleParam from a URL's query.
+func splitRole(dsn string) (string, string, error) {
+	if !strings.Contains(dsn, RoleParam) || !strings.Contains(dsn, "://") {
+		return dsn, "", nil
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", "", errors.New("the URL cannot be read")
+	}
+	q := u.Query()
+	role := q.Get(RoleParam)
+	q.Del(RoleParam)
+	u.RawQuery = q.Encode()
+	if role == "" {
+		return "", "", fmt.Errorf("%s= names no role", RoleParam)
+	}
+	return u.String(), role, nil
+}
+
+// openError is a failure to open, wrapping the engine sentinel callers
+// branch on.
+type openError struct {
+	kind error
+	msg  string
+}
+
+func (e *openError) Error() string { return e.msg }
+func (e *openError) Unwrap() error { return e.kind }
+
+// redactErr is err's text with any password of dsn removed.
+func redactErr(err error, dsn string) string {
+	msg := err.Error()
+	if u, perr := url.Parse(dsn); perr == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	return engine.Redact(msg)
+}
+
+// localMaxAge is how long what the guard learned of the database's own
+// functions is used before it is read again.
+const localMaxAge = 10 * time.Second
+
+// localFor returns what the guard knows of the database's own functions,
+// reading it on c when it is older than localMaxAge.
+func (e *Engine) localFor(ctx context.Context, c *pgconn.PgConn) (*local, error) {
+	e.localMu.Lock()
+	defer e.localMu.Unlock()
+	if e.local != nil && time.Since(e.localAt) < localMaxAge {
+		return e.local, nil
+	}
+	loc, err := loadLocal(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	e.local, e.localAt = loc, time.Now()
+	return loc, nil
+}
+
+// Name is "postgres".
+func (e *Engine) Name() string { return "postgres" }
+
+// Source is the URL without its password, and the database's name.
+func (e *Engine) Source() engine.Source { return engine.Source{Display: e.display, Label: e.label} }
+
+// Warnings: none known at open.
+func (e *Engine) Warnings() []string { return nil }
+
+// Owns: a server engine owns no local file.
+func (e *Engine) Owns(string) (string, bool) { return "", false }
+
+// Role is the role every transaction switches to, "" for none.
+func (e *Engine) Role() string { return e.role }
+
+func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) error {
+	c, err := e.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer e.release(c)
+	return fn(c)
+}
+
+func (e *Engine) acquire(ctx context.Context) (*pgconn.PgConn, error) {
+	for {
+		e.mu.Lock()
+		done := e.done
+		e.mu.Unlock()
+		if done {
+			return nil, errors.New("database is closed")
+		}
+		select {
+		case c := <-e.idle:
+			if c == nil {
+				continue
+			}
+			if c.IsClosed() {
+				<-e.sem
+				continue
+			}
+			return c, nil
+		case e.sem <- struct{}{}:
+			c, err := e.connect(ctx)
+			if err != nil {
+				<-e.sem
+				return nil, err
+			}
+			return c, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
+	c, err := pgconn.ConnectConfig(ctx, e.cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("connect to %s: %w", e.display, ctx.Err())
+		}
+		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to %s: %s (check that the server is running and the user, password and database name)", e.display, redactErr(err, e.cfg.Password))}
+	}
+	return c, nil
+}
+
+// release rolls c back and resets its session (DISCARD ALL releases
+// advisory locks, settings, prepared statements, temporary tables) before
+// it returns to the pool; a connection that cannot be reset is closed.
+func (e *Engine) release(c *pgconn.PgConn) {
+	_, clean := e.clean.LoadAndDelete(c)
+	ok := !c.IsClosed() && (clean || reset(c) == nil)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !ok || e.done {
+		e.discard(c)
+		return
+	}
+	e.idle <- c
+}
+
+// reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
+// each its own implicit transaction: DISCARD ALL refuses to run inside
+// one).
+func reset(c *pgconn.PgConn) error {
+	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
+	defer cancel()
+	p := c.StartPipeline(ctx)
+	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	p.SendPipelineSync()
+	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+	if err := p.Sync(); err != nil {
+		p.Close()
+		return err
+	}
+	var first error
+	for {
+		res, err := p.GetResults()
+		if err != nil {
+			first = err
+			break
+		}
+		if res == nil {
+			break
+		}
+		if rr, ok := res.(*pgconn.ResultReader); ok {
+			if _, err := rr.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	if err := p.Close(); first == nil {
+		first = err
+	}
+	if first == nil && c.TxStatus() != 'I' {
+		first = errors.New("the session is still in a transaction")
+	}
+	return first
+}
+
+func (e *Engine) discard(c *pgconn.PgConn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	c.Close(ctx)
+	<-e.sem
+}
+
+// Close closes idle connections now and busy ones when they are released.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.done {
+		e.mu.Unlock()
+		return nil
+	}
+	e.done = true
+	e.mu.Unlock()
+	for {
+		select {
+		case c := <-e.idle:
+			if c != nil {
+				e.discard(c)
+			}
+		default:
+			return nil
+		}
+	}
+}

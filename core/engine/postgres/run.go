@@ -1,0 +1,369 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+var _ query.Runner = (*Engine)(nil)
+
+// clientSlack is how long after the server's statement_timeout the client
+// sends a cancel request of its own: the server normally ends the
+// statement first, with a clearer error.
+const clientSlack = 150 * time.Millisecond
+
+// Run vets sql (guard.go) and streams its rows into sink, inside BEGIN
+// READ ONLY … ROLLBACK with SET LOCAL statement_timeout, the client
+// cancelling too when the deadline passes. When a cap ends the stream
+// early the server is told to stop the statement.
+func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink query.Sink) (*query.Summary, error) {
+	start := time.Now()
+	sum := &query.Summary{SQL: sql}
+	st, err := vetText(sql)
+	if err != nil {
+		return sum, err
+	}
+	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
+		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
+		if err != nil {
+			return err
+		}
+		return e.stream(ctx, c, desc, opt, sink, sum)
+	})
+	sum.Elapsed = time.Since(start)
+	return sum, err
+}
+
+// Check vets sql as Run does, on the server, without running it.
+func (e *Engine) Check(ctx context.Context, sql string) error {
+	st, err := vetText(sql)
+	if err != nil {
+		return err
+	}
+	return e.inTx(ctx, query.DefaultTimeout, func(ctx context.Context, c *pgconn.PgConn) error {
+		_, err := e.vetServer(ctx, c, st, sql, query.DefaultTimeout)
+		return err
+	})
+}
+
+// inTx runs fn on a pooled connection within the deadline and maps the
+// errors it returns. fn opens the transaction (vetServer); the connection
+// is rolled back and reset when it is released.
+func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx context.Context, c *pgconn.PgConn) error) error {
+	runCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, timeout+clientSlack)
+		defer cancel()
+	}
+	began := time.Now()
+	err := e.withConn(runCtx, func(c *pgconn.PgConn) error { return fn(runCtx, c) })
+	if err == nil {
+		return nil
+	}
+	return mapError(ctx, err, timeout, time.Since(began))
+}
+
+// vetServer opens the read-only transaction with the statement timeout
+// set and asks the server, in one round trip (a pipeline: nothing after
+// an error runs): the plan must hold nothing that writes, locks or calls
+// a denied function, and the statement must be one that returns columns.
+// It leaves the statement prepared as the unnamed one, not yet run.
+func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
+	loc, err := e.localFor(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := loc.vet(sql, "the statement"); err != nil {
+		return nil, err
+	}
+	ms := timeout.Milliseconds()
+	if timeout > 0 && ms == 0 {
+		ms = 1 // 0 would mean no limit
+	}
+	p := c.StartPipeline(ctx)
+	// Our own fixed texts first, then the statement's.
+	p.SendQueryParams("BEGIN TRANSACTION READ ONLY", nil, nil, nil, nil)
+	p.SendQueryParams("SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10), nil, nil, nil, nil)
+	if e.role != "" {
+		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
+	}
+	if st.kind == "select" {
+		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) "+st.planned, nil, nil, nil, nil)
+	}
+	p.SendPrepare("", sql, nil)
+	if err := p.Sync(); err != nil {
+		p.Close()
+		return nil, err
+	}
+	var plan []byte
+	var desc *pgconn.StatementDescription
+	var first error
+	for first == nil {
+		res, err := p.GetResults()
+		if err != nil {
+			first = err
+			break
+		}
+		switch r := res.(type) {
+		case *pgconn.ResultReader:
+			out := r.Read()
+			if out.Err != nil {
+				first = out.Err
+			}
+			if len(out.FieldDescriptions) == 1 && out.FieldDescriptions[0].Name == "QUERY PLAN" {
+				for _, row := range out.Rows {
+					plan = append(plan, row[0]...)
+				}
+			}
+		case *pgconn.StatementDescription:
+			desc = r
+		case *pgconn.PipelineSync:
+		case nil:
+			if desc == nil {
+				first = errors.New("the server did not describe the statement")
+			}
+		}
+		if res == nil {
+			break
+		}
+	}
+	if err := p.Close(); first == nil {
+		first = err
+	}
+	if first != nil {
+		return nil, first
+	}
+	if st.kind == "select" {
+		if err := vetPlan(plan, sql, loc); err != nil {
+			return nil, err
+		}
+	}
+	if len(desc.Fields) == 0 {
+		return nil, refuse(sql)
+	}
+	if len(desc.ParamOIDs) > 0 {
+		return nil, &guard.SQLError{Msg: fmt.Sprintf("the statement has %d parameter(s) ($1…) and none can be given", len(desc.ParamOIDs)), Hint: "write the values into the statement"}
+	}
+	return desc, nil
+}
+
+// stream runs the prepared statement and streams its rows into sink. The
+// statement, ROLLBACK and DISCARD ALL go in one pipeline, each after a
+// Sync of its own (so the reset runs whatever the statement did): the
+// connection comes back reset without another round trip, and is marked
+// clean for release.
+func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.StatementDescription, opt query.Options, sink query.Sink, sum *query.Summary) error {
+	cols := make([]query.Column, len(desc.Fields))
+	for i, f := range desc.Fields {
+		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
+	}
+	return e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
+		p.SendQueryPrepared("", nil, nil, resultFormats(desc.Fields))
+	}, "the server sent no rows", func(rr *pgconn.ResultReader) error {
+		return e.read(c, rr, cols, opt, sink, sum)
+	})
+}
+
+// thenReset sends a statement (send), then ROLLBACK and DISCARD ALL, each
+// after a Sync of its own so that the reset runs whatever the statement
+// did, in one pipeline: read gets the statement's result (noResult is the
+// error when there is none), and the connection comes back reset without
+// another round trip, marked clean for release.
+func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) error) error {
+	p := c.StartPipeline(ctx)
+	send(p)
+	p.SendPipelineSync()
+	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	p.SendPipelineSync()
+	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+	if err := p.Sync(); err != nil {
+		p.Close()
+		return err
+	}
+	res, err := p.GetResults()
+	if err != nil {
+		e.drain(c, p)
+		return err
+	}
+	rr, ok := res.(*pgconn.ResultReader)
+	if !ok {
+		e.drain(c, p)
+		return errors.New(noResult)
+	}
+	err = read(rr)
+	e.drain(c, p)
+	return err
+}
+
+// read streams rr into sink until the end or a cap.
+func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Column, opt query.Options, sink query.Sink, sum *query.Summary) error {
+	sum.Columns = cols
+	if err := sink.Begin(cols); err != nil {
+		stop(c, rr)
+		return err
+	}
+	cur := newCursor(e.types, rr.FieldDescriptions())
+	var bytes int64
+	for rr.NextRow() {
+		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
+			sum.Truncated, sum.TruncatedBy = true, "rows"
+			stop(c, rr)
+			return nil
+		}
+		cur.set(rr.Values())
+		if opt.MaxBytes > 0 {
+			bytes += cur.size()
+			if bytes > opt.MaxBytes {
+				sum.Truncated, sum.TruncatedBy = true, "bytes"
+				stop(c, rr)
+				return nil
+			}
+		}
+		if err := sink.Row(cur); err != nil {
+			stop(c, rr)
+			return err
+		}
+		sum.RowCount++
+	}
+	_, err := rr.Close()
+	return err
+}
+
+// drain reads the rest of a pipeline (ROLLBACK and DISCARD ALL) and marks
+// c clean when both ran and the session is out of any transaction.
+func (e *Engine) drain(c *pgconn.PgConn, p *pgconn.Pipeline) {
+	clean := true
+	for {
+		res, err := p.GetResults()
+		if err != nil {
+			clean = false
+			break
+		}
+		if res == nil {
+			break
+		}
+		if rr, ok := res.(*pgconn.ResultReader); ok {
+			if _, err := rr.Close(); err != nil {
+				clean = false
+			}
+		}
+	}
+	if err := p.Close(); err != nil {
+		clean = false
+	}
+	if clean && c.TxStatus() == 'I' {
+		e.clean.Store(c, true)
+	}
+}
+
+// stop ends a statement whose rows are no longer wanted: a cancel request,
+// then the rest of the stream is read and dropped.
+func stop(c *pgconn.PgConn, rr *pgconn.ResultReader) {
+	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
+	defer cancel()
+	c.CancelRequest(ctx)
+	rr.Close()
+}
+
+// mapError turns what the server or pgconn said into the shared typed
+// errors.
+func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) error {
+	var rej *guard.Rejection
+	var sqlErr *guard.SQLError
+	if errors.As(err, &rej) || errors.As(err, &sqlErr) || errors.Is(err, guard.ErrEmpty) || errors.Is(err, engine.ErrUnavailable) {
+		return err
+	}
+	deadline := func() error {
+		return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		if timeout > 0 && elapsed >= timeout && (errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err)) {
+			return deadline()
+		}
+		return err
+	}
+	switch pe.Code {
+	case "57014": // query_canceled: statement_timeout or our cancel request
+		if timeout > 0 {
+			return deadline()
+		}
+		return fmt.Errorf("query cancelled: %s", pe.Message)
+	case "25006": // read_only_sql_transaction
+		return &guard.Rejection{What: "a write", Reason: "the server refused a write: " + pe.Message, Hint: readOnlyHint}
+	case "42601":
+		if strings.Contains(pe.Message, "multiple commands") {
+			return &guard.Rejection{What: "several statements", Reason: "more than one statement", Hint: "send one statement at a time"}
+		}
+	case "53200", "54000", "54001":
+		return &query.LimitError{Kind: "memory", Msg: "query stopped: " + pe.Message, Hint: "aggregate or filter more, or add a LIMIT"}
+	}
+	return sqlError(pe)
+}
+
+var (
+	missingRelation = regexp.MustCompile(`^relation "([^"]+)" does not exist`)
+	missingColumn   = regexp.MustCompile(`^column "?([^" ]+)"? does not exist`)
+)
+
+// sqlError is the *guard.SQLError for an error the server raised.
+func sqlError(pe *pgconn.PgError) *guard.SQLError {
+	e := &guard.SQLError{Msg: pe.Message, Hint: pe.Hint}
+	switch pe.Code {
+	case "42P01":
+		if m := missingRelation.FindStringSubmatch(pe.Message); m != nil {
+			e.Missing, e.MissingKind = m[1], "table"
+		}
+	case "42703":
+		if m := missingColumn.FindStringSubmatch(pe.Message); m != nil {
+			name := m[1]
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				name = name[i+1:]
+			}
+			e.Missing, e.MissingKind = name, "column"
+		}
+	case "42601":
+		if e.Hint == "" {
+			e.Hint = `this is PostgreSQL: use double quotes for names with capitals or spaces ("Track"), single quotes for strings, and || to join text`
+		}
+	case "42883":
+		if e.Hint == "" {
+			e.Hint = "PostgreSQL has no such function for these argument types; cast the arguments (x::numeric) or see postgresql.org/docs/current/functions.html"
+		}
+	case "42501":
+		if e.Hint == "" {
+			e.Hint = "the database role tablewise connects as may not read this; ask for SELECT on it (tablewise doctor prints the grants)"
+		}
+	}
+	return e
+}
+
+// quoteIdent quotes a name for PostgreSQL.
+func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// quoteString quotes a string literal for PostgreSQL (standard conforming
+// strings).
+func quoteString(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
+
+// pgOpenError explains an error met while opening.
+func pgOpenError(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("open database: %s", pe.Message)
+	}
+	return fmt.Errorf("open database: %w", err)
+}

@@ -1,0 +1,61 @@
+package sqlite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/data"
+)
+
+// TestCatalogBudgetsAreWork: what the catalog counts and samples is
+// decided by budgets of SQLite instructions, not by time: with the
+// default budgets every table and view of the sample is counted exactly
+// and sampled (a CI run on two busy cores once lost view counts, and the
+// offline planner's answers with them); with a budget too small for the
+// order_totals view, the view alone is uncounted and unsampled, on every
+// run, while its tables are still counted.
+func TestCatalogBudgetsAreWork(t *testing.T) {
+	path, err := data.SamplePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() map[string][2]int64 {
+		d, err := Open(context.Background(), path, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		cat, err := d.Catalog(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][2]int64{}
+		for _, tb := range cat.Tables {
+			out[tb.Name] = [2]int64{tb.RowCount, int64(len(tb.Sample))}
+		}
+		return out
+	}
+	full := read()
+	for name, v := range full {
+		if v[0] < 0 || v[1] == 0 {
+			t.Errorf("%s: count %d, %d sample rows with the default budgets", name, v[0], v[1])
+		}
+	}
+	if full["order_totals"][0] != 11887 {
+		t.Errorf("order_totals counted %d, want 11887", full["order_totals"][0])
+	}
+	saved := countStepsPerTable
+	savedSample := sampleStepsPerTable
+	countStepsPerTable, sampleStepsPerTable = 20_000, 20_000
+	defer func() { countStepsPerTable, sampleStepsPerTable = saved, savedSample }()
+	for range 2 {
+		small := read()
+		if v := small["order_totals"]; v[0] != -1 {
+			t.Errorf("order_totals with a tiny budget: count %d, want -1 (uncounted)", v[0])
+		}
+		if v := small["order_items"]; v[0] != 28445 {
+			t.Errorf("order_items with a tiny budget: count %d, want 28445", v[0])
+		}
+	}
+}

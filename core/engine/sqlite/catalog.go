@@ -1,0 +1,355 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/sqlite/internal/ddl"
+	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
+)
+
+// Count and sample budgets: a table whose count(*) takes more is
+// estimated instead; one whose sample takes more has no sample. The
+// budgets are of work — SQLite's virtual-machine instructions, about 250 ms
+// for each table on an idle machine — so that a catalog, and what the
+// offline planner builds on it, is the same however busy the machine is.
+// Time bounds stay as a safety (one instruction may scan a whole b-tree to
+// count it), four times what the work takes on an idle machine, and
+// engine.RaceSlowdown times more in a race-detector build.
+var (
+	countStepsPerTable  int64 = 10_000_000
+	countStepsTotal     int64 = 80_000_000
+	sampleStepsPerTable int64 = 10_000_000
+	sampleStepsTotal    int64 = 80_000_000
+
+	countBudgetPerTable  = time.Second * engine.RaceSlowdown
+	countBudgetTotal     = 4 * time.Second * engine.RaceSlowdown
+	sampleBudgetPerTable = time.Second * engine.RaceSlowdown
+	sampleBudgetTotal    = 4 * time.Second * engine.RaceSlowdown
+)
+
+// Catalog reads the tables, views, columns, keys, indexes, row counts and
+// sample rows within ctx's deadline: every statement it runs is interrupted
+// at the deadline, and the slow parts (row counts and sample rows, which
+// run a view's query) have budgets of their own.
+func (d *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
+	var cat *catalog.Catalog
+	err := d.Conn(ctx, func(c *lite.Conn) error {
+		var err error
+		cat, err = readCatalog(ctx, c)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cat, nil
+}
+
+// Names reads the table and view names and their columns' names with one
+// statement (or one per table when a broken view fails it), within ctx's
+// deadline: what hints need, without counting or sampling anything.
+func (d *Engine) Names(ctx context.Context) (*catalog.Catalog, error) {
+	var cat *catalog.Catalog
+	err := d.Conn(ctx, func(c *lite.Conn) error {
+		const tables = `SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+			ORDER BY type, name COLLATE NOCASE`
+		rows, err := all(ctx, c, `SELECT m.name, p.name, m.type FROM (`+tables+`) AS m, pragma_table_xinfo(m.name) AS p WHERE p.hidden IN (0, 2, 3)`, 0)
+		if err != nil && !errors.Is(err, engine.ErrCatalogDeadline) && ctx.Err() == nil {
+			// A broken view (one whose table was dropped) fails the join:
+			// read table by table, skipping what fails.
+			rows, err = namesOneByOne(ctx, c, tables)
+		}
+		if err != nil {
+			return err
+		}
+		var list []*catalog.Table
+		byName := map[string]*catalog.Table{}
+		for _, r := range rows {
+			name, col := asString(r[0]), asString(r[1])
+			t := byName[strings.ToLower(name)]
+			if t == nil {
+				// Kind, and a row count not read (-1): enough to list
+				// the tables before the whole catalog is read.
+				t = &catalog.Table{Name: name, Kind: asString(r[2]), RowCount: -1}
+				byName[strings.ToLower(name)] = t
+				list = append(list, t)
+			}
+			t.Columns = append(t.Columns, catalog.Column{Name: col})
+		}
+		cat = catalog.New(list)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cat, nil
+}
+
+func namesOneByOne(ctx context.Context, c *lite.Conn, tables string) ([][]any, error) {
+	names, err := all(ctx, c, tables, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]any
+	for _, t := range names {
+		cols, err := all(ctx, c, "SELECT name FROM pragma_table_xinfo("+quoteString(asString(t[0]))+") WHERE hidden IN (0, 2, 3)", 0)
+		if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
+			return nil, err
+		}
+		for _, col := range cols {
+			out = append(out, []any{t[0], col[0], t[1]})
+		}
+	}
+	return out, nil
+}
+
+func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
+	rows, err := all(ctx, c, `SELECT type, name, coalesce(sql, '') FROM sqlite_schema
+		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY type, name COLLATE NOCASE`, 0)
+	if err != nil {
+		return nil, err
+	}
+	var tables []*catalog.Table
+	for _, r := range rows {
+		t := &catalog.Table{Kind: r[0].(string), Name: r[1].(string), SQL: r[2].(string)}
+		if strings.HasPrefix(strings.ToUpper(t.SQL), "CREATE VIRTUAL") {
+			continue // virtual tables need modules that may not be present
+		}
+		tables = append(tables, t)
+	}
+	cat := catalog.New(tables)
+	countUntil := time.Now().Add(countBudgetTotal)
+	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	countSteps, sampleSteps := countStepsTotal, sampleStepsTotal
+	for _, t := range cat.Tables {
+		if err := describe(ctx, c, t); err != nil {
+			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil || t.Kind != "view" {
+				return nil, fmt.Errorf("%s: %w", t.Name, err)
+			}
+			t.Columns = nil // a broken view (its table was dropped) keeps its card
+		}
+		used, err := countRows(ctx, c, t, countUntil, min(countStepsPerTable, countSteps))
+		if err != nil {
+			return nil, err
+		}
+		countSteps -= used
+		budget := min(sampleBudgetPerTable, time.Until(sampleUntil))
+		if budget > 0 && sampleSteps > 0 {
+			var used int64
+			t.Sample, used, err = allSteps(ctx, c, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), budget, min(sampleStepsPerTable, sampleSteps))
+			sampleSteps -= used
+			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
+				return nil, err
+			}
+			if err != nil {
+				t.Sample = nil // a broken or slow view still gets its card
+			}
+		}
+	}
+	return cat, nil
+}
+
+func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
+	comments := ddl.ColumnComments(t.SQL)
+	t.Comment = ddl.TableComment(t.SQL)
+	for _, ch := range ddl.Checks(t.SQL) {
+		t.Checks = append(t.Checks, catalog.Check{Column: ch.Column, Values: ch.Values})
+	}
+	cols, err := all(ctx, c, "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo("+quoteString(t.Name)+")", 0)
+	if err != nil {
+		return err
+	}
+	type pkCol struct {
+		name string
+		pos  int
+	}
+	var pks []pkCol
+	for _, r := range cols {
+		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4])), Hidden: asInt(r[5]) != 0}
+		if r[3] != nil {
+			s := asString(r[3])
+			col.Default = &s
+		}
+		col.Comment = comments[strings.ToLower(col.Name)]
+		if col.Hidden {
+			continue
+		}
+		if col.PK > 0 {
+			pks = append(pks, pkCol{col.Name, col.PK})
+		}
+		t.Columns = append(t.Columns, col)
+	}
+	sort.Slice(pks, func(i, j int) bool { return pks[i].pos < pks[j].pos })
+	for _, p := range pks {
+		t.PrimaryKey = append(t.PrimaryKey, p.name)
+	}
+	if t.Kind != "table" {
+		return nil
+	}
+	fks, err := all(ctx, c, "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list("+quoteString(t.Name)+") ORDER BY id, seq", 0)
+	if err != nil {
+		return err
+	}
+	lastID := int64(-1)
+	for _, r := range fks {
+		if id := asInt(r[0]); id != lastID {
+			lastID = id
+			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: asString(r[2])})
+		}
+		fk := &t.ForeignKeys[len(t.ForeignKeys)-1]
+		fk.Columns = append(fk.Columns, asString(r[3]))
+		if r[4] != nil {
+			fk.RefColumns = append(fk.RefColumns, asString(r[4]))
+		}
+	}
+	idx, err := all(ctx, c, "SELECT name, \"unique\", origin FROM pragma_index_list("+quoteString(t.Name)+") ORDER BY name", 0)
+	if err != nil {
+		return err
+	}
+	for _, r := range idx {
+		ix := catalog.Index{Name: asString(r[0]), Unique: asInt(r[1]) != 0, Origin: asString(r[2])}
+		icols, err := all(ctx, c, "SELECT name FROM pragma_index_info("+quoteString(ix.Name)+") ORDER BY seqno", 0)
+		if err != nil {
+			return err
+		}
+		for _, ic := range icols {
+			ix.Columns = append(ix.Columns, asString(ic[0]))
+		}
+		t.Indexes = append(t.Indexes, ix)
+	}
+	return nil
+}
+
+// countRows counts exactly within the budgets (time, and steps
+// instructions), else estimates; it returns the instructions used. It
+// fails only when ctx's deadline passed.
+func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.Time, steps int64) (int64, error) {
+	budget := min(countBudgetPerTable, time.Until(until))
+	t.RowCount = -1
+	var used int64
+	if budget > 0 && steps > 0 {
+		rows, n, err := allSteps(ctx, c, "SELECT count(*) FROM "+quoteIdent(t.Name), budget, steps)
+		used = n
+		if err == nil && len(rows) == 1 {
+			t.RowCount = asInt(rows[0][0])
+			return used, nil
+		}
+		if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
+			return used, err
+		}
+	}
+	if t.Kind != "table" {
+		return used, nil
+	}
+	// max(rowid) is one b-tree descent: an upper bound, exact when no row
+	// was ever deleted.
+	rows, err := all(ctx, c, "SELECT max(rowid) FROM "+quoteIdent(t.Name), 0)
+	if err == nil && len(rows) == 1 && rows[0][0] != nil {
+		t.RowCount = asInt(rows[0][0])
+		t.RowCountEstimated = true
+	}
+	if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
+		return used, err
+	}
+	return used, nil
+}
+
+// allSteps is all with a budget of steps virtual-machine instructions
+// too (lite.Conn.LimitSteps); it returns the instructions used. A
+// statement past the budget fails as one past its time budget does.
+func allSteps(ctx context.Context, c *lite.Conn, sql string, budget time.Duration, steps int64) ([][]any, int64, error) {
+	stop := c.LimitSteps(steps)
+	rows, err := all(ctx, c, sql, budget)
+	_, used := stop()
+	return rows, used, err
+}
+
+// all runs one internal catalog query through the guard and collects it.
+// The statement is interrupted when ctx ends (its deadline gives
+// engine.ErrCatalogDeadline) and, when budget > 0, once budget has passed (an
+// interrupted error that callers may treat as "too slow to matter").
+func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([][]any, error) {
+	// The deadline is read from the clock, not only from ctx.Err(): under
+	// load the context's timer may fire late, and a statement interrupted
+	// at the deadline must not pass for one that was merely slow.
+	deadline, hasDeadline := ctx.Deadline()
+	expired := func() error {
+		if err := ctx.Err(); errors.Is(err, context.Canceled) {
+			return err
+		}
+		if ctx.Err() != nil || hasDeadline && !time.Now().Before(deadline) {
+			return engine.ErrCatalogDeadline
+		}
+		return nil
+	}
+	if err := expired(); err != nil {
+		return nil, err
+	}
+	limit := time.Duration(1<<63 - 1)
+	if hasDeadline {
+		limit = time.Until(deadline)
+	}
+	if budget > 0 {
+		limit = min(limit, budget)
+	}
+	stop := c.InterruptAfter(limit, ctx)
+	defer stop()
+	fail := func(err error) ([][]any, error) {
+		if stop() {
+			if xerr := expired(); xerr != nil {
+				return nil, xerr
+			}
+		}
+		return nil, err
+	}
+	stmt, err := Prepare(c, sql)
+	if err != nil {
+		return fail(err)
+	}
+	defer stmt.Finalize()
+	n := stmt.ColumnCount()
+	var out [][]any
+	for {
+		more, err := stmt.Step()
+		if err != nil {
+			return fail(err)
+		}
+		if !more {
+			return out, nil
+		}
+		row := make([]any, n)
+		for i := range row {
+			row[i] = stmt.Value(i)
+		}
+		out = append(out, row)
+	}
+}
+
+func asString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	case []byte:
+		return string(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func asInt(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	}
+	return 0
+}

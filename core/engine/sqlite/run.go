@@ -1,0 +1,174 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+var _ query.Runner = (*Engine)(nil)
+
+// Run vets sql with SQLite's compiler and the authorizer and streams its
+// rows into sink: a deadline that interrupts the statement at any point of
+// its life (sqlite3_interrupt from a timer, not only context
+// cancellation), a row cap and a byte cap. An error that reading the
+// database needed a write beside it is explained (ReadError).
+func (d *Engine) Run(ctx context.Context, sql string, opt query.Options, sink query.Sink) (*query.Summary, error) {
+	start := time.Now()
+	sum := &query.Summary{SQL: sql}
+	err := d.Conn(ctx, func(c *lite.Conn) error {
+		stmt, err := Prepare(c, sql)
+		if err != nil {
+			return err
+		}
+		defer stmt.Finalize()
+		return run(ctx, c, stmt, opt, sink, sum)
+	})
+	sum.Elapsed = time.Since(start)
+	if err != nil {
+		return sum, d.ReadError(err)
+	}
+	return sum, nil
+}
+
+// Check vets sql on a pooled connection without running it.
+func (d *Engine) Check(ctx context.Context, sql string) error {
+	return d.Conn(ctx, func(c *lite.Conn) error { return Check(c, sql) })
+}
+
+func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, sink query.Sink, sum *query.Summary) error {
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = 1<<63 - 1
+	}
+	stop := c.InterruptAfter(timeout, ctx)
+	defer stop()
+	n := stmt.ColumnCount()
+	cols := make([]query.Column, n)
+	for i := range cols {
+		cols[i] = query.Column{Name: stmt.ColumnName(i), Type: stmt.DeclType(i)}
+	}
+	cur := &cursor{st: stmt, n: n}
+	var bytes int64
+	began := false
+	for {
+		more, err := stmt.Step()
+		if err != nil {
+			return stepError(ctx, err, stop(), timeout)
+		}
+		if !began {
+			if more {
+				for i := range cols {
+					if cols[i].Type == "" {
+						cols[i].Type = kindOf(stmt.Type(i)).TypeName()
+					}
+				}
+			}
+			sum.Columns = cols
+			if err := sink.Begin(cols); err != nil {
+				return err
+			}
+			began = true
+		}
+		if !more {
+			return nil
+		}
+		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
+			sum.Truncated, sum.TruncatedBy = true, "rows"
+			return nil
+		}
+		if opt.MaxBytes > 0 {
+			bytes += cur.size()
+			if bytes > opt.MaxBytes {
+				sum.Truncated, sum.TruncatedBy = true, "bytes"
+				return nil
+			}
+		}
+		if err := sink.Row(cur); err != nil {
+			return err
+		}
+		sum.RowCount++
+	}
+}
+
+func stepError(ctx context.Context, err error, fired bool, timeout time.Duration) error {
+	var le *lite.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	switch le.Code {
+	case lite.CodeInterrupt:
+		if ctx.Err() != nil {
+			return fmt.Errorf("query cancelled: %w", ctx.Err())
+		}
+		if fired {
+			return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+		}
+	case lite.CodeNoMem:
+		return &query.LimitError{Kind: "memory", Msg: "query stopped: it needed more memory than the limit allows", Hint: "aggregate or filter more, or add a LIMIT"}
+	case lite.CodeTooBig:
+		return &query.LimitError{Kind: "size", Msg: "query stopped: a value grew past the size limit (" + le.Msg + ")", Hint: "produce smaller values"}
+	}
+	return sqlError(le.Msg, le.Code)
+}
+
+// kindOf maps SQLite's fundamental datatype to a storage class.
+func kindOf(t int) query.Kind {
+	switch t {
+	case lite.Integer:
+		return query.Integer
+	case lite.Float:
+		return query.Real
+	case lite.Text:
+		return query.Text
+	case lite.Blob:
+		return query.Blob
+	}
+	return query.Null
+}
+
+// cursor reads the current row of a prepared statement in place.
+type cursor struct {
+	st *lite.Stmt
+	n  int
+}
+
+var _ query.Cursor = (*cursor)(nil)
+
+func (c *cursor) Len() int              { return c.n }
+func (c *cursor) Kind(i int) query.Kind { return kindOf(c.st.Type(i)) }
+func (c *cursor) Int64(i int) int64     { return c.st.Int64(i) }
+func (c *cursor) Float64(i int) float64 { return c.st.Float64(i) }
+func (c *cursor) Value(i int) any       { return c.st.Value(i) }
+
+func (c *cursor) Bytes(i int) []byte {
+	if c.st.Type(i) == lite.Blob {
+		return c.st.RawBlob(i)
+	}
+	return c.st.RawText(i)
+}
+
+func (c *cursor) Row() query.Row {
+	r := make(query.Row, c.n)
+	for i := range r {
+		r[i] = c.st.Value(i)
+	}
+	return r
+}
+
+func (c *cursor) size() int64 {
+	var s int64
+	for i := 0; i < c.n; i++ {
+		switch c.st.Type(i) {
+		case lite.Text, lite.Blob:
+			s += int64(len(c.Bytes(i))) + 16
+		default:
+			s += 16
+		}
+	}
+	return s
+}

@@ -1,0 +1,95 @@
+package servers
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/testdb"
+)
+
+// The figures in the package documentation:
+//
+//	go test ./core/testdb/servers -run '^$' -bench . -benchtime 5x
+//
+// BenchmarkLoad is a whole copy from the SQLite file (what a template
+// costs once per server); BenchmarkFresh is what each test pays for its
+// own database once the template exists.
+
+func benchSources(b *testing.B) map[string]string {
+	return map[string]string{
+		"chinook": testdb.SharedData(b, "chinook.sqlite"),
+		"sample":  samplePath(b),
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	for _, src := range []string{"chinook", "sample"} {
+		for _, engine := range []string{"postgres", "mysql"} {
+			b.Run(src+"/"+engine, func(b *testing.B) {
+				path := benchSources(b)[src]
+				srv := reach(b, engine)
+				ctx := context.Background()
+				for b.Loop() {
+					name := freshName(b)
+					r, err := Load(ctx, path, srv.database(name))
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					if r.Rows == 0 {
+						b.Fatal("no rows copied")
+					}
+					dropDatabase(b, srv, name)
+					b.StartTimer()
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkFresh(b *testing.B) {
+	for _, src := range []string{"chinook", "sample"} {
+		for _, engine := range []string{"postgres", "mysql"} {
+			b.Run(src+"/"+engine, func(b *testing.B) {
+				path := benchSources(b)[src]
+				srv := reach(b, engine)
+				ensureTemplate(b, srv, path)
+				if engine == "mysql" {
+					sourceSchema(b, path)
+				}
+				for b.Loop() {
+					if engine == "postgres" {
+						PostgresOf(b, path)
+					} else {
+						MySQLOf(b, path)
+					}
+				}
+			})
+		}
+	}
+}
+
+// dropDatabase drops a database a test made with Load.
+func dropDatabase(t testing.TB, srv server, name string) {
+	t.Helper()
+	ctx := context.Background()
+	if srv.engine == "postgres" {
+		admin, err := connectPG(ctx, srv.admin())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer admin.Close(ctx)
+		if err := pgDropDatabase(ctx, admin, name); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	admin, err := openMySQL(srv.admin(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if err := mysqlDropDatabase(ctx, admin, name); err != nil {
+		t.Fatal(err)
+	}
+}
