@@ -47,6 +47,7 @@ func NewAnthropic(cfg Config, opts ...Option) (*Anthropic, error) {
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(cfg.AnthropicKey),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(countRequest),
 	}
 	if cfg.AnthropicBaseURL != "" {
 		sdkOpts = append(sdkOpts, option.WithBaseURL(cfg.AnthropicBaseURL))

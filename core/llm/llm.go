@@ -174,6 +174,8 @@ type Response struct {
 	Usage      Usage
 	// Model is the model that answered, as the server named it.
 	Model string
+	// RequestBytes is the size of the request's body (its last attempt).
+	RequestBytes int64
 }
 
 // Message returns the assistant message to append to the history before the

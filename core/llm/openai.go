@@ -56,6 +56,7 @@ func NewOpenAI(cfg Config, opts ...Option) (*OpenAI, error) {
 		option.WithBaseURL(baseURL),
 		option.WithAPIKey(key),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(countRequest),
 	}
 	if b.httpClient != nil {
 		sdkOpts = append(sdkOpts, option.WithHTTPClient(b.httpClient))

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -117,8 +118,15 @@ type CallRecord struct {
 	Usage      Usage         `json:"usage"`
 	StopReason string        `json:"stop_reason,omitempty"`
 	ToolCalls  int           `json:"tool_calls"`
+	// RequestBytes is the size of the last request's body: what the
+	// prompt, the conversation and the tools cost on the wire.
+	RequestBytes int64 `json:"request_bytes,omitempty"`
 	// Outcome is OutcomeOK, OutcomeError or OutcomeCanceled.
 	Outcome string `json:"outcome"`
+	// TraceID, Prompt and Role are the CallTags of the call's context.
+	TraceID string `json:"trace_id,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+	Role    string `json:"role,omitempty"`
 	// StatusCode is the HTTP status of the last failed attempt, if any.
 	StatusCode int `json:"status_code,omitempty"`
 	// Error is the returned error's text, with the API key redacted.
@@ -152,6 +160,8 @@ type attemptFunc func(ctx context.Context) (resp *Response, streamed bool, err e
 // cost estimate and the trace record.
 func (b *base) run(ctx context.Context, streaming bool, attempt attemptFunc) (*Response, error) {
 	start := time.Now()
+	size := new(atomic.Int64)
+	ctx = context.WithValue(ctx, requestSizeKey{}, size)
 	resp, attempts, err := b.attempts(ctx, attempt)
 	var status int
 	if err != nil {
@@ -160,13 +170,18 @@ func (b *base) run(ctx context.Context, streaming bool, attempt attemptFunc) (*R
 			status = ae.StatusCode
 		}
 	} else {
+		resp.RequestBytes = size.Load()
 		resp.Usage.CostUSD = EstimateCost(resp.Model, resp.Usage)
 		if resp.Usage.CostUSD == 0 {
 			resp.Usage.CostUSD = EstimateCost(b.model, resp.Usage)
 		}
 	}
 	if b.trace != nil {
+		tags := CallTagsFrom(ctx)
 		rec := CallRecord{
+			TraceID:    tags.TraceID,
+			Prompt:     tags.Prompt,
+			Role:       tags.Role,
 			Provider:   b.name,
 			Model:      b.model,
 			Start:      start,
@@ -176,6 +191,7 @@ func (b *base) run(ctx context.Context, streaming bool, attempt attemptFunc) (*R
 			Outcome:    OutcomeOK,
 			StatusCode: status,
 		}
+		rec.RequestBytes = size.Load()
 		if resp != nil {
 			rec.Usage = resp.Usage
 			rec.StopReason = resp.StopReason
@@ -433,4 +449,17 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// requestSizeKey carries, in a call's context, where countRequest records
+// the size of the request's body.
+type requestSizeKey struct{}
+
+// countRequest is the SDK middleware that records each request's body
+// size for the call's trace record.
+func countRequest(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	if p, ok := req.Context().Value(requestSizeKey{}).(*atomic.Int64); ok && req.ContentLength > 0 {
+		p.Store(req.ContentLength)
+	}
+	return next(req)
 }

@@ -360,7 +360,8 @@ func TestTraceRecord(t *testing.T) {
 	f := newFakeServer(t, jsonReply(500, `{"type":"error","error":{"type":"api_error","message":"boom"}}`), jsonReply(200, anthropicTextReply))
 	var recs []CallRecord
 	p := newTestAnthropic(t, f, Config{Model: "claude-sonnet-5-5"}, WithTrace(func(r CallRecord) { recs = append(recs, r) }))
-	if _, err := p.Complete(context.Background(), question); err != nil {
+	ctx := WithCallTags(context.Background(), CallTags{TraceID: "q1", Prompt: "v2"})
+	if _, err := p.Complete(ctx, question); err != nil {
 		t.Fatal(err)
 	}
 	if len(recs) != 1 {
@@ -368,7 +369,7 @@ func TestTraceRecord(t *testing.T) {
 	}
 	r := recs[0]
 	if r.Provider != ProviderAnthropic || r.Model != "claude-sonnet-5-5-20261001" || r.Attempts != 2 ||
-		r.Outcome != OutcomeOK || r.Streamed || r.StopReason != StopEndTurn || r.Error != "" {
+		r.Outcome != OutcomeOK || r.Streamed || r.StopReason != StopEndTurn || r.Error != "" || r.TraceID != "q1" || r.Prompt != "v2" {
 		t.Errorf("record = %+v", r)
 	}
 	if r.Usage.InputTokens != 120 || r.Usage.CacheReadTokens != 3000 || r.Usage.CostUSD <= 0 {
@@ -376,6 +377,25 @@ func TestTraceRecord(t *testing.T) {
 	}
 	if r.Latency <= 0 || r.Start.IsZero() {
 		t.Errorf("latency = %v, start = %v", r.Latency, r.Start)
+	}
+	if want := f.request(1).Size; r.RequestBytes != int64(want) || want < 100 {
+		t.Errorf("request bytes = %d, the server read %d", r.RequestBytes, want)
+	}
+}
+
+func TestTraceRecordsRequestBytesOfEveryProvider(t *testing.T) {
+	for _, pc := range providerCases {
+		t.Run(pc.name, func(t *testing.T) {
+			f := newFakeServer(t, jsonReply(200, pc.ok))
+			var rec CallRecord
+			p := pc.build(t, f, Config{}, WithTrace(func(r CallRecord) { rec = r }))
+			if _, err := p.Complete(context.Background(), question); err != nil {
+				t.Fatal(err)
+			}
+			if want := f.request(0).Size; rec.RequestBytes != int64(want) || want < 50 {
+				t.Errorf("request bytes = %d, the server read %d", rec.RequestBytes, want)
+			}
+		})
 	}
 }
 

@@ -30,6 +30,7 @@ type recorded struct {
 	Path   string
 	Header http.Header
 	Body   map[string]any
+	Size   int // bytes of the body
 	At     time.Time
 }
 
@@ -54,7 +55,7 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	n := len(f.requests)
-	f.requests = append(f.requests, recorded{Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()})
+	f.requests = append(f.requests, recorded{Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Size: len(raw), At: time.Now()})
 	f.mu.Unlock()
 	h := f.script[min(n, len(f.script)-1)]
 	h(w, r)

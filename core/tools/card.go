@@ -6,7 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 // SchemaCard renders one table as a compact card for a model: its columns
@@ -18,11 +20,12 @@ import (
 //
 // Names are quoted where SQL needs it ("promo codes"), so a model can copy
 // them into SQL as they are.
-func SchemaCard(t *db.Table) string {
+func SchemaCard(dl engine.Dialect, t *catalog.Table) string {
+	ident := dl.QuoteIdentIfNeeded
 	var b strings.Builder
 	b.WriteString(ident(t.Name))
 	b.WriteByte('(')
-	fks := fkTargets(t)
+	fks := fkTargets(dl, t)
 	composite := len(t.PrimaryKey) > 1
 	for i, c := range t.Columns {
 		if i > 0 {
@@ -56,11 +59,11 @@ func SchemaCard(t *db.Table) string {
 	if t.Kind == "view" {
 		b.WriteString("view, ")
 	}
-	b.WriteString(rowCountText(t.RowCount, t.RowCountEstimated))
-	tc := tableComment(t.SQL)
+	b.WriteString(format.RowCount(t.RowCount, t.RowCountEstimated))
+	tc := t.Comment
 	if tc != "" {
 		b.WriteString(" — ")
-		b.WriteString(clip(tc, 160))
+		b.WriteString(format.ClipRunes(tc, 160))
 	}
 	var eg []string
 	for _, ex := range examples(t) {
@@ -80,7 +83,7 @@ func SchemaCard(t *db.Table) string {
 	var notes []string
 	for _, c := range t.Columns {
 		if c.Comment != "" && c.Comment != tc {
-			notes = append(notes, ident(c.Name)+": "+clip(c.Comment, 140))
+			notes = append(notes, ident(c.Name)+": "+format.ClipRunes(c.Comment, 140))
 		}
 	}
 	if len(notes) > 0 {
@@ -92,12 +95,12 @@ func SchemaCard(t *db.Table) string {
 
 // SchemaText renders every table and view of cat as cards, tables first,
 // one card per line (comments on the line below a card).
-func SchemaText(cat *db.Catalog) string {
+func SchemaText(dl engine.Dialect, cat *catalog.Catalog) string {
 	var b strings.Builder
-	for _, kind := range []string{"table", "view"} {
+	for _, tables := range []bool{true, false} {
 		for _, t := range cat.Tables {
-			if t.Kind == kind {
-				b.WriteString(SchemaCard(t))
+			if (t.Kind == "table") == tables {
+				b.WriteString(SchemaCard(dl, t))
 				b.WriteByte('\n')
 			}
 		}
@@ -107,7 +110,8 @@ func SchemaText(cat *db.Catalog) string {
 
 // fkTargets maps a lowercased column name to the column it references:
 // customers.customer_id.
-func fkTargets(t *db.Table) map[string]string {
+func fkTargets(dl engine.Dialect, t *catalog.Table) map[string]string {
+	ident := dl.QuoteIdentIfNeeded
 	out := map[string]string{}
 	for _, fk := range t.ForeignKeys {
 		for i, c := range fk.Columns {
@@ -116,6 +120,17 @@ func fkTargets(t *db.Table) map[string]string {
 				ref += "." + ident(fk.RefColumns[i])
 			}
 			out[strings.ToLower(c)] = ref
+		}
+	}
+	return out
+}
+
+// fkColumns is the set of t's lowercased foreign-key column names.
+func fkColumns(t *catalog.Table) map[string]bool {
+	out := map[string]bool{}
+	for _, fk := range t.ForeignKeys {
+		for _, c := range fk.Columns {
+			out[strings.ToLower(c)] = true
 		}
 	}
 	return out
@@ -140,19 +155,16 @@ var dateLike = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
 // list, then sampled values of up to three columns, categorical-looking
 // names first, then dates (their format matters to SQL), then other short
 // text. Keys, unique columns and long text are left out.
-func examples(t *db.Table) []example {
+func examples(t *catalog.Table) []example {
 	var out []example
 	checked := map[string]bool{}
-	for _, ch := range checkValues(t.SQL) {
-		if col := columnNamed(t, ch.column); col != nil {
-			out = append(out, example{column: col.Name, values: ch.values, all: true})
+	for _, ch := range t.Checks {
+		if col := columnNamed(t, ch.Column); col != nil {
+			out = append(out, example{column: col.Name, values: ch.Values, all: true})
 			checked[strings.ToLower(col.Name)] = true
 		}
 	}
-	skip := map[string]bool{}
-	for k := range fkTargets(t) {
-		skip[k] = true
-	}
+	skip := fkColumns(t)
 	for _, ix := range t.Indexes {
 		if ix.Unique && len(ix.Columns) == 1 {
 			skip[strings.ToLower(ix.Columns[0])] = true
@@ -222,7 +234,7 @@ func examples(t *db.Table) []example {
 	return out
 }
 
-func columnNamed(t *db.Table, name string) *db.Column {
+func columnNamed(t *catalog.Table, name string) *catalog.Column {
 	for i := range t.Columns {
 		if strings.EqualFold(t.Columns[i].Name, name) {
 			return &t.Columns[i]
@@ -231,128 +243,13 @@ func columnNamed(t *db.Table, name string) *db.Column {
 	return nil
 }
 
-type checkList struct {
-	column string
-	values []string
-}
-
-var checkIn = regexp.MustCompile(`(?is)\bCHECK\s*\(\s*("(?:[^"]|"")+"|\[[^\]]+\]|` + "`[^`]+`" + `|[\p{L}_][\p{L}\p{N}_$]*)\s+IN\s*\(([^()]*)\)\s*\)`)
-
-// checkValues reads "CHECK (col IN ('a', 'b'))" constraints from a CREATE
-// TABLE text: the column and every value it allows.
-func checkValues(create string) []checkList {
-	var out []checkList
-	for _, m := range checkIn.FindAllStringSubmatch(create, -1) {
-		vals := literals(m[2])
-		if len(vals) == 0 {
-			continue
-		}
-		out = append(out, checkList{column: unquote(m[1]), values: vals})
-	}
-	return out
-}
-
-// literals splits a list of SQL literals such as 'a', 3 or NULL (a quote
-// inside a string is doubled). It returns nil if the list holds anything
-// else.
-func literals(list string) []string {
-	var out []string
-	s := strings.TrimSpace(list)
-	for s != "" {
-		var v string
-		if s[0] == '\'' {
-			var b strings.Builder
-			i := 1
-			for ; i < len(s); i++ {
-				if s[i] == '\'' {
-					if i+1 < len(s) && s[i+1] == '\'' {
-						b.WriteByte('\'')
-						i++
-						continue
-					}
-					break
-				}
-				b.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil
-			}
-			v, s = b.String(), s[i+1:]
-		} else {
-			end := strings.IndexByte(s, ',')
-			if end < 0 {
-				end = len(s)
-			}
-			v, s = strings.TrimSpace(s[:end]), s[end:]
-			if v == "" || strings.ContainsAny(v, " ()") {
-				return nil
-			}
-		}
-		out = append(out, v)
-		s = strings.TrimSpace(s)
-		if s == "" {
-			break
-		}
-		if s[0] != ',' {
-			return nil
-		}
-		s = strings.TrimSpace(s[1:])
-	}
-	return out
-}
-
-var viewAS = regexp.MustCompile(`(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?VIEW\b.*?\bAS\b`)
-
-// tableComment is a table's leading comment: a "-- …" or "/* … */" comment
-// before the first column definition, on the line of the opening
-// parenthesis or before it.
-func tableComment(create string) string {
-	var head, line string
-	if m := viewAS.FindStringIndex(create); m != nil {
-		head = create[:m[1]-2] // CREATE VIEW v /* comment */ (AS)
-	} else {
-		open := strings.IndexByte(create, '(')
-		if open < 0 {
-			return ""
-		}
-		head, line = create[:open], create[open+1:]
-		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
-			line = line[:nl]
-		}
-	}
-	for i, part := range []string{head, line} {
-		for _, mark := range []string{"/*", "--"} {
-			at := strings.Index(part, mark)
-			// On the line of the parenthesis, a comment after a column
-			// definition belongs to that column.
-			if at < 0 || i == 1 && strings.TrimSpace(part[:at]) != "" {
-				continue
-			}
-			c := part[at+2:]
-			if mark == "/*" {
-				end := strings.Index(c, "*/")
-				if end < 0 {
-					continue
-				}
-				c = c[:end]
-			} else if nl := strings.IndexByte(c, '\n'); nl >= 0 {
-				c = c[:nl]
-			}
-			if c = strings.Join(strings.Fields(c), " "); c != "" {
-				return c
-			}
-		}
-	}
-	return ""
-}
-
 // AllowedValues maps each column a CHECK (col IN (…)) constraint restricts
 // to the values it allows.
-func AllowedValues(t *db.Table) map[string][]string {
+func AllowedValues(t *catalog.Table) map[string][]string {
 	out := map[string][]string{}
-	for _, ch := range checkValues(t.SQL) {
-		if c := columnNamed(t, ch.column); c != nil {
-			out[c.Name] = ch.values
+	for _, ch := range t.Checks {
+		if c := columnNamed(t, ch.Column); c != nil {
+			out[c.Name] = ch.Values
 		}
 	}
 	return out
@@ -361,7 +258,7 @@ func AllowedValues(t *db.Table) map[string][]string {
 // CategoryColumns lists the columns of t that look categorical, best
 // first: those a CHECK … IN constraint restricts, then text columns with a
 // categorical name (status, type, kind, channel…), keys excluded.
-func CategoryColumns(t *db.Table) []string {
+func CategoryColumns(t *catalog.Table) []string {
 	var out []string
 	allowed := AllowedValues(t)
 	for _, c := range t.Columns {
@@ -369,7 +266,7 @@ func CategoryColumns(t *db.Table) []string {
 			out = append(out, c.Name)
 		}
 	}
-	fks := fkTargets(t)
+	fks := fkColumns(t)
 	for i, c := range t.Columns {
 		if _, ok := allowed[c.Name]; ok || c.PK > 0 || !categoricalName.MatchString(c.Name) {
 			continue

@@ -13,14 +13,14 @@ func TestSchemaTextFixtureGolden(t *testing.T) {
 	d := openFixture(t)
 	cat, err := d.Catalog(context.Background())
 	require.NoError(t, err)
-	golden(t, "schema_fixture.txt", SchemaText(cat))
+	golden(t, "schema_fixture.txt", SchemaText(d.Dialect(), cat))
 }
 
 func TestSchemaCardSample(t *testing.T) {
 	d := openSample(t)
 	cat, err := d.Catalog(context.Background())
 	require.NoError(t, err)
-	card := SchemaCard(cat.Table("orders"))
+	card := SchemaCard(d.Dialect(), cat.Table("orders"))
 	first, notes, _ := strings.Cut(card, "\n")
 	assert.True(t, strings.HasPrefix(first, "orders(order_id INTEGER PK, customer_id → customers.customer_id, employee_id → employees.employee_id, order_date DATETIME,"), first)
 	assert.Contains(t, first, `promo_code_id → "promo codes".promo_code_id, freight REAL) 11,887 rows`)
@@ -29,11 +29,11 @@ func TestSchemaCardSample(t *testing.T) {
 	assert.Contains(t, notes, "order_date: 'YYYY-MM-DD HH:MM:SS', store time")
 	assert.True(t, strings.HasPrefix(notes, "  -- "), notes)
 
-	pc := SchemaCard(cat.Table("promo codes"))
+	pc := SchemaCard(d.Dialect(), cat.Table("promo codes"))
 	assert.True(t, strings.HasPrefix(pc, `"promo codes"(promo_code_id INTEGER PK, code TEXT, type TEXT, value NUMERIC,`), pc)
 	assert.Contains(t, pc, "type one of: percent, free_shipping")
 
-	text := SchemaText(cat)
+	text := SchemaText(d.Dialect(), cat)
 	lines := 0
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
 		if !strings.HasPrefix(l, "  -- ") {
@@ -42,15 +42,6 @@ func TestSchemaCardSample(t *testing.T) {
 	}
 	assert.Equal(t, len(cat.Tables), lines, "one card per table")
 	assert.Less(t, strings.Index(text, "\nshipments("), strings.Index(text, "\nmonthly_sales("), "tables before views")
-}
-
-func TestCheckValues(t *testing.T) {
-	got := checkValues(`CREATE TABLE x (
-  a TEXT CHECK (a IN ('x', 'it''s', 'y')),
-  "b c" INTEGER CHECK ("b c" IN (0, 1)),
-  d TEXT CHECK (length(d) > 2),
-  e TEXT CHECK (e IN (SELECT 1)))`)
-	assert.Equal(t, []checkList{{"a", []string{"x", "it's", "y"}}, {"b c", []string{"0", "1"}}}, got)
 }
 
 func TestExamplesSkipKeysAndLongText(t *testing.T) {
@@ -76,13 +67,6 @@ func TestCategoryColumns(t *testing.T) {
 	assert.Equal(t, map[string][]string{"status": {"pending", "processing", "shipped", "delivered", "cancelled", "returned"}}, AllowedValues(orders))
 	assert.Equal(t, []string{"discontinued"}, CategoryColumns(cat.Table("products")))
 	assert.Empty(t, CategoryColumns(cat.Table("regions")))
-}
-
-func TestRowCountText(t *testing.T) {
-	assert.Equal(t, "? rows", rowCountText(-1, false))
-	assert.Equal(t, "~1,234,567 rows", rowCountText(1234567, true))
-	assert.Equal(t, "1 row", rowCountText(1, false))
-	assert.Equal(t, "0 rows", rowCountText(0, false))
 }
 
 func TestDocs(t *testing.T) {

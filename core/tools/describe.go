@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 // ColumnInfo is one column of a described table.
@@ -32,8 +35,10 @@ type ForeignKeyInfo struct {
 	RefColumns []string `json:"ref_columns"`
 }
 
-// Join is the SQL join condition the foreign key stands for.
-func (fk ForeignKeyInfo) Join() string {
+// Join is the SQL join condition the foreign key stands for, names quoted
+// as dl needs.
+func (fk ForeignKeyInfo) Join(dl engine.Dialect) string {
+	ident := dl.QuoteIdentIfNeeded
 	var conds []string
 	for i, c := range fk.Columns {
 		ref := "?"
@@ -73,6 +78,14 @@ type TableDescription struct {
 	SampleRows    Rows     `json:"sample_rows"`
 	// Flags mark sample values that read like instructions to a model.
 	Flags []Flag `json:"flags,omitempty"`
+	// ColumnsTotal, when not 0, is how many columns the table has: Columns
+	// holds those matching ColumnPattern, or the first ones (Bound).
+	ColumnsTotal  int    `json:"columns_total,omitempty"`
+	ColumnPattern string `json:"-"`
+	// JoinsOmitted counts joins left out of ForeignKeys and ReferencedBy.
+	JoinsOmitted int `json:"-"`
+
+	dl engine.Dialect // quotes names in Text
 }
 
 // DescribeTable describes one table or view: columns (type, key, not
@@ -80,18 +93,16 @@ type TableDescription struct {
 // ways, indexes and sample rows. An unknown table is a *NotFoundError that
 // names the nearest tables.
 func DescribeTable(ctx context.Context, d *db.DB, table string) (*TableDescription, error) {
-	cat, err := d.Catalog(ctx)
+	cat, t, err := findTable(ctx, d, table)
 	if err != nil {
 		return nil, err
 	}
-	t, err := lookupTable(cat, table)
-	if err != nil {
-		return nil, err
-	}
+	dl := d.Dialect()
 	out := &TableDescription{
+		dl:                dl,
 		Name:              t.Name,
 		Kind:              t.Kind,
-		Description:       Describe(cat, t),
+		Description:       Describe(dl, cat, t),
 		RowCount:          t.RowCount,
 		RowCountEstimated: t.RowCountEstimated,
 		Columns:           []ColumnInfo{},
@@ -102,13 +113,13 @@ func DescribeTable(ctx context.Context, d *db.DB, table string) (*TableDescripti
 		SampleColumns:     sampleColumns(t),
 		SampleRows:        Rows(sampleRows(t)),
 	}
-	if t.Kind == "view" {
+	if t.Kind != "table" {
 		out.Definition = t.SQL
 	}
-	refs := fkTargets(t)
+	refs := fkTargets(dl, t)
 	allowed := map[string][]string{}
-	for _, ch := range checkValues(t.SQL) {
-		allowed[strings.ToLower(ch.column)] = ch.values
+	for _, ch := range t.Checks {
+		allowed[strings.ToLower(ch.Column)] = ch.Values
 	}
 	for _, c := range t.Columns {
 		out.Columns = append(out.Columns, ColumnInfo{
@@ -135,7 +146,7 @@ func DescribeTable(ctx context.Context, d *db.DB, table string) (*TableDescripti
 
 // fkInfo fills in the referenced table's primary key when a foreign key
 // names no columns (REFERENCES customers).
-func fkInfo(cat *db.Catalog, table string, fk db.ForeignKey) ForeignKeyInfo {
+func fkInfo(cat *catalog.Catalog, table string, fk catalog.ForeignKey) ForeignKeyInfo {
 	out := ForeignKeyInfo{Table: table, Columns: fk.Columns, RefTable: fk.RefTable, RefColumns: fk.RefColumns}
 	if len(out.RefColumns) == 0 {
 		if rt := cat.Table(fk.RefTable); rt != nil {
@@ -150,9 +161,18 @@ func fkInfo(cat *db.Catalog, table string, fk db.ForeignKey) ForeignKeyInfo {
 
 // Text renders the description for a model.
 func (t *TableDescription) Text() string {
+	ident := t.dl.QuoteIdentIfNeeded
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s — %s; %s\n", t.Kind, ident(t.Name), rowCountText(t.RowCount, t.RowCountEstimated), t.Description)
-	b.WriteString("columns:\n")
+	fmt.Fprintf(&b, "%s %s — %s; %s\n", t.Kind, ident(t.Name), format.RowCount(t.RowCount, t.RowCountEstimated), t.Description)
+	if t.ColumnsTotal > 0 {
+		what := "the first"
+		if t.ColumnPattern != "" {
+			what = fmt.Sprintf("those matching %q (and the key),", t.ColumnPattern)
+		}
+		fmt.Fprintf(&b, "columns: %d of %d, %s; describe_table with columns=PATTERN (e.g. %s) shows others:\n", len(t.Columns), t.ColumnsTotal, what, "*date*")
+	} else {
+		b.WriteString("columns:\n")
+	}
 	for _, c := range t.Columns {
 		b.WriteString("  ")
 		b.WriteString(ident(c.Name))
@@ -180,19 +200,22 @@ func (t *TableDescription) Text() string {
 		b.WriteByte('\n')
 	}
 	if len(t.PrimaryKey) > 1 {
-		fmt.Fprintf(&b, "primary key: (%s)\n", joinIdents(t.PrimaryKey))
+		fmt.Fprintf(&b, "primary key: (%s)\n", joinIdents(t.dl, t.PrimaryKey))
 	}
 	if len(t.ForeignKeys) > 0 {
 		b.WriteString("references (join on):\n")
 		for _, fk := range t.ForeignKeys {
-			b.WriteString("  " + fk.Join() + "\n")
+			b.WriteString("  " + fk.Join(t.dl) + "\n")
 		}
 	}
 	if len(t.ReferencedBy) > 0 {
 		b.WriteString("referenced by (join on):\n")
 		for _, fk := range t.ReferencedBy {
-			b.WriteString("  " + fk.Join() + "\n")
+			b.WriteString("  " + fk.Join(t.dl) + "\n")
 		}
+	}
+	if t.JoinsOmitted > 0 {
+		fmt.Fprintf(&b, "(%d more joins not listed)\n", t.JoinsOmitted)
 	}
 	if len(t.Indexes) > 0 {
 		b.WriteString("indexes:")
@@ -204,7 +227,7 @@ func (t *TableDescription) Text() string {
 			if ix.Unique {
 				u = "unique "
 			}
-			fmt.Fprintf(&b, " %s%s(%s)", u, ix.Name, joinIdents(ix.Columns))
+			fmt.Fprintf(&b, " %s%s(%s)", u, ix.Name, joinIdents(t.dl, ix.Columns))
 		}
 		b.WriteByte('\n')
 	}
@@ -219,10 +242,10 @@ func (t *TableDescription) Text() string {
 	return b.String()
 }
 
-func joinIdents(names []string) string {
+func joinIdents(dl engine.Dialect, names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = ident(n)
+		out[i] = dl.QuoteIdentIfNeeded(n)
 	}
 	return strings.Join(out, ", ")
 }

@@ -20,7 +20,7 @@ func TestDescribeTableFixture(t *testing.T) {
 	assert.Equal(t, []string{"order_id", "product"}, od.PrimaryKey)
 	require.Len(t, od.ForeignKeys, 1)
 	assert.Equal(t, ForeignKeyInfo{Table: "Order Details", Columns: []string{"order_id"}, RefTable: "order", RefColumns: []string{"id"}}, od.ForeignKeys[0])
-	assert.Equal(t, `"Order Details".order_id = "order".id`, od.ForeignKeys[0].Join())
+	assert.Equal(t, `"Order Details".order_id = "order".id`, od.ForeignKeys[0].Join(d.Dialect()))
 	assert.Empty(t, od.ReferencedBy)
 	assert.Equal(t, `"order".id`, od.Columns[0].References)
 	assert.Equal(t, 1, od.Columns[0].PK)

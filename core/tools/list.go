@@ -6,7 +6,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 // TableSummary is one line of ListTables.
@@ -21,24 +24,49 @@ type TableSummary struct {
 	// Description is the table's leading comment, or one derived from its
 	// shape: "12 columns; references customers, employees".
 	Description string `json:"description"`
+
+	src *catalog.Table // until the page is cut
 }
 
 // TableList is what ListTables returns.
 type TableList struct {
 	Tables []TableSummary `json:"tables"`
+	// Total counts the tables that match Pattern (every table without
+	// one); Tables holds the page from Offset. NextOffset, when not 0, is
+	// where the next page starts.
+	Total      int    `json:"total"`
+	Offset     int    `json:"-"`
+	NextOffset int    `json:"next_offset,omitempty"`
+	Pattern    string `json:"-"`
+
+	dl  engine.Dialect   // quotes names in Text
+	cat *catalog.Catalog // describes the tables of a page
 }
 
-// ListTables lists every table and view with its row count, column count
-// and a one-line description. Tables come first, then views, each by name.
-func ListTables(ctx context.Context, d *db.DB) (*TableList, error) {
+// ListTables lists the tables and views o asks for (a name pattern, a
+// page) with their row counts, column counts and one-line descriptions.
+// Tables come first, then views, each by name.
+func ListTables(ctx context.Context, d *db.DB, o ListOptions) (*TableList, error) {
+	l, err := listAll(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	l.page(o)
+	return l, nil
+}
+
+// listAll lists every table and view, without descriptions (page
+// describes the tables it keeps: describing thousands costs more than
+// listing them).
+func listAll(ctx context.Context, d *db.DB) (*TableList, error) {
 	cat, err := d.Catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := &TableList{Tables: []TableSummary{}}
-	for _, kind := range []string{"table", "view"} {
+	out := &TableList{Tables: []TableSummary{}, dl: d.Dialect(), cat: cat}
+	for _, tables := range []bool{true, false} {
 		for _, t := range cat.Tables {
-			if t.Kind != kind {
+			if (t.Kind == "table") != tables {
 				continue
 			}
 			out.Tables = append(out.Tables, TableSummary{
@@ -47,24 +75,41 @@ func ListTables(ctx context.Context, d *db.DB) (*TableList, error) {
 				RowCount:          t.RowCount,
 				RowCountEstimated: t.RowCountEstimated,
 				Columns:           len(t.Columns),
-				Description:       Describe(cat, t),
+				src:               t,
 			})
 		}
 	}
+	out.Total = len(out.Tables)
 	return out, nil
+}
+
+// SummarizeTables is every table and view in at most about maxBytes (see
+// TableList.Summary).
+func SummarizeTables(ctx context.Context, d *db.DB, maxBytes int) (string, error) {
+	l, err := listAll(ctx, d)
+	if err != nil {
+		return "", err
+	}
+	page := *l
+	page.page(ListOptions{Limit: MaxListLimit})
+	if text := page.Text(); page.NextOffset == 0 && len(text) <= maxBytes {
+		return text, nil
+	}
+	return l.Summary(maxBytes), nil
 }
 
 // Describe is a one-line description of t: its leading comment if it has
 // one, else derived from its shape: "12 columns; references customers,
 // employees; referenced by order_items" or "view, 4 columns; reads orders".
-func Describe(cat *db.Catalog, t *db.Table) string {
-	if c := tableComment(t.SQL); c != "" {
-		return clip(c, 200)
+func Describe(dl engine.Dialect, cat *catalog.Catalog, t *catalog.Table) string {
+	if c := t.Comment; c != "" {
+		return format.ClipRunes(c, 200)
 	}
-	parts := []string{plural(len(t.Columns), "column")}
-	if t.Kind == "view" {
-		parts[0] = "view, " + parts[0]
-		if r := viewReads(cat, t); len(r) > 0 {
+	ident := dl.QuoteIdentIfNeeded
+	parts := []string{format.Plural(int64(len(t.Columns)), "column")}
+	if t.Kind != "table" {
+		parts[0] = t.Kind + ", " + parts[0]
+		if r := viewReads(dl, cat, t); len(r) > 0 {
 			parts = append(parts, "reads "+strings.Join(r, ", "))
 		}
 		return strings.Join(parts, "; ")
@@ -98,11 +143,11 @@ func appendUnique(list []string, s string) []string {
 var fromJoin = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+("(?:[^"]|"")+"|\[[^\]]+\]|` + "`[^`]+`" + `|[\p{L}_][\p{L}\p{N}_$]*)`)
 
 // viewReads names the tables and views a view's definition reads from.
-func viewReads(cat *db.Catalog, t *db.Table) []string {
+func viewReads(dl engine.Dialect, cat *catalog.Catalog, t *catalog.Table) []string {
 	var out []string
 	for _, m := range fromJoin.FindAllStringSubmatch(t.SQL, -1) {
-		if r := cat.Table(unquote(m[1])); r != nil && r != t {
-			out = appendUnique(out, ident(r.Name))
+		if r := cat.Table(catalog.Unquote(m[1])); r != nil && r != t {
+			out = appendUnique(out, dl.QuoteIdentIfNeeded(r.Name))
 		}
 	}
 	return out
@@ -112,14 +157,15 @@ func viewReads(cat *db.Catalog, t *db.Table) []string {
 //
 //	orders  table  11,887 rows  12 cols  references customers, …
 func (l *TableList) Text() string {
+	ident := l.dl.QuoteIdentIfNeeded
 	var b strings.Builder
 	w := 0
 	for _, t := range l.Tables {
 		w = max(w, len(ident(t.Name)))
 	}
-	fmt.Fprintf(&b, "tables and views: %d\n", len(l.Tables))
+	b.WriteString(l.header() + "\n")
 	for _, t := range l.Tables {
-		fmt.Fprintf(&b, "%-*s  %-5s  %s, %d cols — %s\n", w, ident(t.Name), t.Kind, rowCountText(t.RowCount, t.RowCountEstimated), t.Columns, t.Description)
+		fmt.Fprintf(&b, "%-*s  %-5s  %s, %d cols — %s\n", w, ident(t.Name), t.Kind, format.RowCount(t.RowCount, t.RowCountEstimated), t.Columns, t.Description)
 	}
 	return b.String()
 }

@@ -13,7 +13,7 @@ import (
 
 func TestListTablesFixture(t *testing.T) {
 	d := openFixture(t)
-	l, err := ListTables(context.Background(), d)
+	l, err := ListTables(context.Background(), d, ListOptions{})
 	require.NoError(t, err)
 	want := []TableSummary{
 		{Name: "customer", Kind: "table", RowCount: 4, Columns: 4, Description: `4 columns; referenced by "order"`},
@@ -32,7 +32,7 @@ func TestListTablesFixture(t *testing.T) {
 func TestListTablesSample(t *testing.T) {
 	d := openSample(t)
 	ctx := context.Background()
-	l, err := ListTables(ctx, d)
+	l, err := ListTables(ctx, d, ListOptions{})
 	require.NoError(t, err)
 	cat, err := d.Catalog(ctx)
 	require.NoError(t, err)
@@ -52,20 +52,6 @@ func TestListTablesSample(t *testing.T) {
 	assert.Equal(t, "table", l.Tables[0].Kind)
 }
 
-func TestTableComment(t *testing.T) {
-	for _, tc := range []struct{ sql, want string }{
-		{"CREATE TABLE x ( -- people who bought\n a INT)", "people who bought"},
-		{"CREATE TABLE x (a INT, -- a column comment\n b INT)", ""},
-		{"CREATE TABLE x /* the  ledger */ (a INT)", "the ledger"},
-		{"CREATE TABLE x -- before\n(a INT)", "before"},
-		{"CREATE TABLE x (a INT)", ""},
-		{"CREATE VIEW v /* monthly totals */ AS SELECT 1 AS a -- not this", "monthly totals"},
-		{"CREATE VIEW v AS SELECT substr(x, 1) AS m, -- not this\n 2", ""},
-	} {
-		assert.Equal(t, tc.want, tableComment(tc.sql), tc.sql)
-	}
-}
-
 func TestListTablesUsesLeadingComment(t *testing.T) {
 	path := testdb.Build(t, "commented.db", `CREATE TABLE ledger ( -- every payment we received
   id INTEGER PRIMARY KEY, amount REAL);
@@ -73,12 +59,12 @@ INSERT INTO ledger VALUES (1, 2.5);`)
 	d, err := db.Open(context.Background(), path, db.Options{})
 	require.NoError(t, err)
 	defer d.Close()
-	l, err := ListTables(context.Background(), d)
+	l, err := ListTables(context.Background(), d, ListOptions{})
 	require.NoError(t, err)
 	require.Len(t, l.Tables, 1)
 	assert.Equal(t, "every payment we received", l.Tables[0].Description)
 	cat, err := d.Catalog(context.Background())
 	require.NoError(t, err)
-	card := SchemaCard(cat.Table("ledger"))
+	card := SchemaCard(d.Dialect(), cat.Table("ledger"))
 	assert.Equal(t, "ledger(id INTEGER PK, amount REAL) 1 row — every payment we received", card)
 }

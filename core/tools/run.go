@@ -3,11 +3,13 @@ package tools
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/verify"
 )
 
 // Row caps for RunSQL.
@@ -36,6 +38,11 @@ type SQLResult struct {
 	// Flags mark values that read like instructions to a model: they are
 	// data and are never followed.
 	Flags []Flag `json:"flags,omitempty"`
+	// Checks are notes on the result (core/verify): a text literal the
+	// column does not hold, with its closest values; an empty result or
+	// an aggregate of NULL on a filtered query; a join that repeats rows
+	// being summed. Notes, never refusals.
+	Checks []string `json:"checks,omitempty"`
 }
 
 // RunSQL runs one read-only statement through the guard and returns up to
@@ -63,6 +70,7 @@ func RunSQL(ctx context.Context, d *db.DB, sql string, maxRows int) (*SQLResult,
 		out.Rows = Rows{}
 	}
 	out.Flags = ScanRows(out.columnNames(), res.Rows)
+	out.Checks = verify.Check(ctx, d, res.SQL, res, verify.Options{}).Notes
 	return out, nil
 }
 
@@ -94,112 +102,29 @@ func (r *SQLResult) columnNames() []string {
 //	>>>
 func (r *SQLResult) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s in %d ms — %s\n", plural(r.RowCount, "row"), r.ElapsedMS, DataNotice)
+	fmt.Fprintf(&b, "%s in %d ms — %s\n", format.Plural(int64(r.RowCount), "row"), r.ElapsedMS, DataNotice)
 	b.WriteString("<<<rows\n")
 	writeRows(&b, r.columnNames(), r.Rows)
 	b.WriteString(">>>\n")
 	if r.Truncated {
-		fmt.Fprintf(&b, "truncated: more rows exist beyond the first %s; aggregate, filter or add a LIMIT, or raise max_rows (at most %d)\n", thousands(int64(r.RowCount)), MaxMaxRows)
+		fmt.Fprintf(&b, "truncated: more rows exist beyond the first %s; aggregate, filter or add a LIMIT, or raise max_rows (at most %d)\n", format.Count(int64(r.RowCount)), MaxMaxRows)
 	}
 	writeFlags(&b, r.Flags)
-	return b.String()
-}
-
-// PlanStep is one line of a query plan.
-type PlanStep struct {
-	ID     int64  `json:"id"`
-	Parent int64  `json:"parent"`
-	Detail string `json:"detail"`
-}
-
-// Plan is what ExplainSQL returns.
-type Plan struct {
-	// SQL is the statement explained (without EXPLAIN QUERY PLAN).
-	SQL   string     `json:"sql"`
-	Steps []PlanStep `json:"steps"`
-	// Notes point at what may be slow: full scans of big tables, temporary
-	// b-trees for sorting or grouping.
-	Notes []string `json:"notes,omitempty"`
-}
-
-var explainPrefix = regexp.MustCompile(`(?is)^\s*EXPLAIN\s+(?:QUERY\s+PLAN\s+)?`)
-
-// ExplainSQL shows how SQLite would run sql: it runs EXPLAIN QUERY PLAN
-// through the guard, which refuses whatever it refuses for sql itself. A
-// leading EXPLAIN or EXPLAIN QUERY PLAN in sql is dropped.
-func ExplainSQL(ctx context.Context, d *db.DB, sql string) (*Plan, error) {
-	stmt := explainPrefix.ReplaceAllString(sql, "")
-	res, err := query.Collect(ctx, d, "EXPLAIN QUERY PLAN "+stmt, query.Options{MaxRows: 10_000, Timeout: Timeout})
-	if err != nil {
-		return nil, err
-	}
-	out := &Plan{SQL: stmt, Steps: []PlanStep{}}
-	for _, r := range res.Rows {
-		if len(r) < 4 {
-			continue
-		}
-		id, _ := r[0].(int64)
-		parent, _ := r[1].(int64)
-		detail, _ := r[3].(string)
-		out.Steps = append(out.Steps, PlanStep{ID: id, Parent: parent, Detail: detail})
-	}
-	cat, _ := d.Catalog(ctx)
-	out.Notes = planNotes(cat, out.Steps)
-	return out, nil
-}
-
-var scanStep = regexp.MustCompile(`^SCAN (\S+)(?: AS \S+)?( USING (?:COVERING )?INDEX \S+)?`)
-
-// bigTable is the size from which a full scan earns a note.
-const bigTable = 10_000
-
-func planNotes(cat *db.Catalog, steps []PlanStep) []string {
-	var notes []string
-	for _, s := range steps {
-		if m := scanStep.FindStringSubmatch(s.Detail); m != nil && m[2] == "" && cat != nil {
-			if t := cat.Table(unquote(m[1])); t != nil && t.RowCount >= bigTable {
-				notes = append(notes, fmt.Sprintf("full scan of %s (%s)", t.Name, rowCountText(t.RowCount, t.RowCountEstimated)))
-			}
-		}
-		if strings.Contains(s.Detail, "USE TEMP B-TREE") {
-			notes = append(notes, "a temporary b-tree sorts or groups the rows ("+strings.TrimPrefix(s.Detail, "USE TEMP B-TREE ")+")")
-		}
-	}
-	return notes
-}
-
-// Text renders the plan as a tree, as the sqlite3 shell does.
-func (p *Plan) Text() string {
-	var b strings.Builder
-	b.WriteString("QUERY PLAN\n")
-	children := map[int64][]PlanStep{}
-	ids := map[int64]bool{}
-	for _, s := range p.Steps {
-		ids[s.ID] = true
-	}
-	var roots []PlanStep
-	for _, s := range p.Steps {
-		if s.Parent != 0 && ids[s.Parent] {
-			children[s.Parent] = append(children[s.Parent], s)
-		} else {
-			roots = append(roots, s)
-		}
-	}
-	var walk func(steps []PlanStep, prefix string)
-	walk = func(steps []PlanStep, prefix string) {
-		for i, s := range steps {
-			last := i == len(steps)-1
-			branch, next := "|--", "|  "
-			if last {
-				branch, next = "`--", "   "
-			}
-			b.WriteString(prefix + branch + s.Detail + "\n")
-			walk(children[s.ID], prefix+next)
-		}
-	}
-	walk(roots, "")
-	for _, n := range p.Notes {
-		b.WriteString("note: " + n + "\n")
+	for _, c := range r.Checks {
+		fmt.Fprintf(&b, "check: %s\n", c)
 	}
 	return b.String()
+}
+
+// ExplainSQL shows how the database would run sql: the engine vets it as
+// run_sql does and drops any leading EXPLAIN; notes name full scans of big
+// tables and temporary sorts. With analyze the statement runs once, as
+// run_sql runs it (read-only transaction, Timeout), to report what each
+// step actually did where the engine says (PostgreSQL, MariaDB, MySQL);
+// its rows are counted, not returned.
+func ExplainSQL(ctx context.Context, d *db.DB, sql string, analyze bool) (*engine.Plan, error) {
+	if analyze {
+		return d.ExplainAnalyze(ctx, sql, Timeout)
+	}
+	return d.Explain(ctx, sql)
 }

@@ -96,7 +96,7 @@ func TestRunSQLFixtureJSON(t *testing.T) {
 func TestExplainSQL(t *testing.T) {
 	d := openSample(t)
 	ctx := context.Background()
-	p, err := ExplainSQL(ctx, d, "SELECT c.name, count(*) FROM orders o JOIN customers c USING (customer_id) GROUP BY c.name ORDER BY 2 DESC")
+	p, err := ExplainSQL(ctx, d, "SELECT c.name, count(*) FROM orders o JOIN customers c USING (customer_id) GROUP BY c.name ORDER BY 2 DESC", false)
 	require.NoError(t, err)
 	var details []string
 	for _, s := range p.Steps {
@@ -108,30 +108,63 @@ func TestExplainSQL(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text, "QUERY PLAN\n|--"), text)
 	assert.Contains(t, text, "`--USE TEMP B-TREE FOR ORDER BY\n")
 
-	p, err = ExplainSQL(ctx, d, "explain query plan SELECT * FROM order_items WHERE quantity > 3")
+	p, err = ExplainSQL(ctx, d, "explain query plan SELECT * FROM order_items WHERE quantity > 3", false)
 	require.NoError(t, err)
 	assert.Equal(t, "SELECT * FROM order_items WHERE quantity > 3", p.SQL)
 	assert.Equal(t, []string{"full scan of order_items (28,445 rows)"}, p.Notes)
 	assert.Equal(t, "QUERY PLAN\n`--SCAN order_items\nnote: full scan of order_items (28,445 rows)\n", p.Text())
 
-	p, err = ExplainSQL(ctx, d, "SELECT * FROM orders WHERE order_id = 10001")
+	p, err = ExplainSQL(ctx, d, "SELECT * FROM orders WHERE order_id = 10001", false)
 	require.NoError(t, err)
 	assert.Empty(t, p.Notes)
 
+	// The plan names an aliased table by its alias ("SCAN oi"): the note
+	// still names the table.
+	p, err = ExplainSQL(ctx, d, "SELECT oi.order_id FROM order_items AS oi WHERE oi.quantity > 3", false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"full scan of order_items (28,445 rows)"}, p.Notes)
+
 	// A nested plan renders as a tree.
-	p, err = ExplainSQL(ctx, d, "SELECT * FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE freight > 20)")
+	p, err = ExplainSQL(ctx, d, "SELECT * FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE freight > 20)", false)
 	require.NoError(t, err)
 	assert.Regexp(t, "\n(\\|  |   )[|`]--", p.Text())
 
+	// Any number of leading EXPLAIN [QUERY PLAN] prefixes is dropped.
+	for _, sql := range []string{"EXPLAIN QUERY PLAN EXPLAIN QUERY PLAN SELECT 1", "explain explain query plan  EXPLAIN SELECT 1"} {
+		p, err = ExplainSQL(ctx, d, sql, false)
+		require.NoError(t, err, sql)
+		assert.Equal(t, "SELECT 1", p.SQL)
+		require.Len(t, p.Steps, 1)
+		assert.Equal(t, "SCAN CONSTANT ROW", p.Steps[0].Detail)
+	}
+
 	var rej *guard.Rejection
-	_, err = ExplainSQL(ctx, d, "DELETE FROM orders")
+	_, err = ExplainSQL(ctx, d, "EXPLAIN QUERY PLAN EXPLAIN DELETE FROM orders", false)
 	require.ErrorAs(t, err, &rej)
-	_, err = ExplainSQL(ctx, d, "SELECT 1; DELETE FROM orders")
+	_, err = ExplainSQL(ctx, d, "DELETE FROM orders", false)
 	require.ErrorAs(t, err, &rej)
-	_, err = ExplainSQL(ctx, d, "PRAGMA journal_mode=DELETE")
+	_, err = ExplainSQL(ctx, d, "SELECT 1; DELETE FROM orders", false)
 	require.ErrorAs(t, err, &rej)
-	_, err = ExplainSQL(ctx, d, "SELECT * FROM custmers")
+	_, err = ExplainSQL(ctx, d, "PRAGMA journal_mode=DELETE", false)
+	require.ErrorAs(t, err, &rej)
+	_, err = ExplainSQL(ctx, d, "SELECT * FROM custmers", false)
 	var se *guard.SQLError
 	require.ErrorAs(t, err, &se)
 	assert.Contains(t, se.Hint, "customers")
+}
+
+// A literal the column does not hold is a note in the result, with the
+// closest values; the statement still ran.
+func TestRunSQLNotesAbsentLiteral(t *testing.T) {
+	d := openSample(t)
+	r, err := RunSQL(context.Background(), d, "SELECT count(*) AS n FROM orders WHERE ship_country = 'U.K.'", 0)
+	require.NoError(t, err)
+	assert.Equal(t, Rows{{int64(0)}}, r.Rows)
+	require.Len(t, r.Checks, 2)
+	assert.Contains(t, r.Checks[0], "no row of orders.ship_country equals 'U.K.'; the closest values are 'United Kingdom'")
+	assert.Contains(t, r.Text(), "check: the count is 0")
+
+	r, err = RunSQL(context.Background(), d, "SELECT count(*) AS n FROM orders WHERE ship_country = 'United Kingdom'", 0)
+	require.NoError(t, err)
+	assert.Empty(t, r.Checks)
 }

@@ -1,14 +1,18 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // Detail levels for SearchSchema.
@@ -62,6 +66,8 @@ type SearchResult struct {
 	// Neighbours are the foreign-key neighbours of the top hits (summary
 	// and full detail).
 	Neighbours []Neighbour `json:"neighbours,omitempty"`
+
+	dl engine.Dialect // quotes names in Text
 }
 
 // SearchSchema ranks tables by how well they match query, with BM25 over
@@ -74,11 +80,11 @@ func SearchSchema(ctx context.Context, d *db.DB, q, detail string, limit int) (*
 	if err != nil {
 		return nil, err
 	}
-	return Search(cat, q, detail, limit)
+	return Search(d.Dialect(), cat, q, detail, limit)
 }
 
-// Search is SearchSchema over a catalog already read.
-func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error) {
+// Search is SearchSchema over a catalog already read; dl quotes names.
+func Search(dl engine.Dialect, cat *catalog.Catalog, q, detail string, limit int) (*SearchResult, error) {
 	switch detail {
 	case "":
 		detail = DetailSummary
@@ -92,7 +98,7 @@ func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error)
 	case limit > MaxSearchLimit:
 		limit = MaxSearchLimit
 	}
-	out := &SearchResult{Query: q, Detail: detail, Hits: []SearchHit{}}
+	out := &SearchResult{Query: q, Detail: detail, Hits: []SearchHit{}, dl: dl}
 	terms := queryTerms(q)
 	if len(terms) == 0 {
 		return out, nil
@@ -112,18 +118,12 @@ func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error)
 		hits = append(hits, scored{doc, s, doc.matchingColumns(ix, terms)})
 	}
 	slices.SortStableFunc(hits, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(strings.ToLower(a.doc.t.Name), strings.ToLower(b.doc.t.Name))
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(strings.ToLower(a.doc.t.Name), strings.ToLower(b.doc.t.Name)))
 	})
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
-	inHits := map[*db.Table]bool{}
+	inHits := map[*catalog.Table]bool{}
 	for _, h := range hits {
 		inHits[h.doc.t] = true
 	}
@@ -134,9 +134,9 @@ func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error)
 			hit.Columns = []string{}
 		}
 		if detail != DetailNames {
-			hit.Description = Describe(cat, t)
+			hit.Description = Describe(dl, cat, t)
 			for _, fk := range joinsOf(cat, t) {
-				hit.Joins = append(hit.Joins, fk.Join())
+				hit.Joins = append(hit.Joins, fk.Join(dl))
 				if i >= neighbourHits {
 					continue
 				}
@@ -145,12 +145,12 @@ func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error)
 					other = fk.Table
 				}
 				if ot := cat.Table(other); ot != nil && !inHits[ot] && !slices.ContainsFunc(out.Neighbours, func(n Neighbour) bool { return n.Table == ot.Name }) {
-					out.Neighbours = append(out.Neighbours, Neighbour{Table: ot.Name, Join: fk.Join()})
+					out.Neighbours = append(out.Neighbours, Neighbour{Table: ot.Name, Join: fk.Join(dl)})
 				}
 			}
 		}
 		if detail == DetailFull {
-			hit.Card = SchemaCard(t)
+			hit.Card = SchemaCard(dl, t)
 		}
 		out.Hits = append(out.Hits, hit)
 	}
@@ -158,7 +158,7 @@ func Search(cat *db.Catalog, q, detail string, limit int) (*SearchResult, error)
 }
 
 // joinsOf lists t's foreign keys, outgoing then incoming.
-func joinsOf(cat *db.Catalog, t *db.Table) []ForeignKeyInfo {
+func joinsOf(cat *catalog.Catalog, t *catalog.Table) []ForeignKeyInfo {
 	var out []ForeignKeyInfo
 	for _, fk := range t.ForeignKeys {
 		out = append(out, fkInfo(cat, t.Name, fk))
@@ -174,24 +174,25 @@ func joinsOf(cat *db.Catalog, t *db.Table) []ForeignKeyInfo {
 
 // Text renders the hits compactly; names detail is one line per table.
 func (r *SearchResult) Text() string {
+	ident := r.dl.QuoteIdentIfNeeded
 	var b strings.Builder
 	if len(r.Hits) == 0 {
 		fmt.Fprintf(&b, "no table matches %q; %s shows every table\n", r.Query, NameListTables)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s matching %q, best first:\n", plural(len(r.Hits), "table"), r.Query)
+	fmt.Fprintf(&b, "%s matching %q, best first:\n", format.Plural(int64(len(r.Hits)), "table"), r.Query)
 	for _, h := range r.Hits {
 		switch r.Detail {
 		case DetailNames:
 			b.WriteString(ident(h.Table))
 			if len(h.Columns) > 0 {
-				b.WriteString(" (" + joinIdents(h.Columns) + ")")
+				b.WriteString(" (" + joinIdents(r.dl, h.Columns) + ")")
 			}
 			b.WriteByte('\n')
 		case DetailSummary:
-			fmt.Fprintf(&b, "%s %s, %s — %s\n", h.Kind, ident(h.Table), rowCountText(h.RowCount, false), h.Description)
+			fmt.Fprintf(&b, "%s %s, %s — %s\n", h.Kind, ident(h.Table), format.RowCount(h.RowCount, false), h.Description)
 			if len(h.Columns) > 0 {
-				b.WriteString("  matching columns: " + joinIdents(h.Columns) + "\n")
+				b.WriteString("  matching columns: " + joinIdents(r.dl, h.Columns) + "\n")
 			}
 			for _, j := range h.Joins {
 				b.WriteString("  join: " + j + "\n")
@@ -199,7 +200,7 @@ func (r *SearchResult) Text() string {
 		default:
 			b.WriteString(h.Card + "\n")
 			if len(h.Columns) > 0 {
-				b.WriteString("  matching columns: " + joinIdents(h.Columns) + "\n")
+				b.WriteString("  matching columns: " + joinIdents(r.dl, h.Columns) + "\n")
 			}
 			for _, j := range h.Joins {
 				b.WriteString("  join: " + j + "\n")
@@ -238,7 +239,7 @@ type index struct {
 }
 
 type tableDoc struct {
-	t    *db.Table
+	t    *catalog.Table
 	tf   map[string]float64 // weighted term frequency
 	len  float64
 	cols []colDoc
@@ -249,7 +250,7 @@ type colDoc struct {
 	terms map[string]float64 // term → best field weight
 }
 
-func buildIndex(cat *db.Catalog) *index {
+func buildIndex(cat *catalog.Catalog) *index {
 	ix := &index{df: map[string]int{}}
 	var total float64
 	for _, t := range cat.Tables {
@@ -264,10 +265,10 @@ func buildIndex(cat *db.Catalog) *index {
 			}
 		}
 		add(t.Name, weightTable, nil)
-		add(tableComment(t.SQL), weightComment, nil)
+		add(t.Comment, weightComment, nil)
 		allowed := map[string][]string{}
-		for _, ch := range checkValues(t.SQL) {
-			allowed[strings.ToLower(ch.column)] = ch.values
+		for _, ch := range t.Checks {
+			allowed[strings.ToLower(ch.Column)] = ch.Values
 		}
 		for i, c := range t.Columns {
 			cd := colDoc{name: c.Name, terms: map[string]float64{}}
@@ -373,13 +374,7 @@ func (doc *tableDoc) matchingColumns(ix *index, terms []string) []string {
 		}
 	}
 	slices.SortStableFunc(found, func(a, b cs) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return a.pos - b.pos
+		return cmp.Or(cmp.Compare(b.score, a.score), a.pos-b.pos)
 	})
 	// Keep the columns that match clearly: more than half as well as the
 	// best one (a name match beats a mere mention in a comment).
@@ -413,74 +408,10 @@ func queryTerms(q string) []string {
 	return out
 }
 
-// tokenize splits text into lowercased, lightly stemmed words: at every
-// character that is not a letter or digit, at lower-to-upper case changes
-// (orderDate), before the last capital of an acronym (HTTPServer) and
-// between letters and digits.
-func tokenize(text string) []string {
-	var out []string
-	var word []rune
-	flush := func() {
-		if len(word) > 0 {
-			out = append(out, stem(strings.ToLower(string(word))))
-			word = word[:0]
-		}
-	}
-	rs := []rune(text)
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			continue
-		}
-		if len(word) > 0 {
-			prev := word[len(word)-1]
-			switch {
-			case unicode.IsLower(prev) && unicode.IsUpper(r):
-				flush()
-			case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-				flush()
-			case unicode.IsDigit(prev) != unicode.IsDigit(r):
-				flush()
-			}
-		}
-		word = append(word, r)
-	}
-	flush()
-	return out
-}
-
-// stem folds plurals and common endings so that a question's words meet
-// a schema's: categories → category, orders → order, boxes → box,
-// delivered and delivery → deliver, shipped and shipping → ship. Query and
-// schema words go through the same folding, so an over-eager fold only
-// makes two words meet.
-func stem(w string) string {
-	n := len(w)
-	switch {
-	case n > 4 && strings.HasSuffix(w, "ies"):
-		w = w[:n-3] + "y"
-	case n > 4 && (strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses")):
-		w = w[:n-2]
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:n-1]
-	}
-	n = len(w)
-	switch {
-	case n > 6 && strings.HasSuffix(w, "ery"):
-		return w[:n-1]
-	case n > 6 && strings.HasSuffix(w, "ing"):
-		return undouble(w[:n-3])
-	case n > 5 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
-		return undouble(w[:n-2])
-	}
-	return w
-}
-
-// undouble drops a doubled final consonant: shipp → ship.
-func undouble(w string) string {
-	n := len(w)
-	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
-		return w[:n-1]
-	}
-	return w
+// tokenize splits text into stemmed words the way the offline planner
+// does (text.Words, text.Stem): at every character that is not a letter
+// or digit, at lower-to-upper case changes (orderDate), before the last
+// capital of an acronym (HTTPServer) and between letters and digits.
+func tokenize(s string) []string {
+	return text.Stems(text.Words(s))
 }

@@ -16,15 +16,16 @@
 package tools
 
 import (
-	"encoding/hex"
+	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -39,7 +40,8 @@ const (
 	NameExplainSQL    = "explain_sql"
 	NameMakeChart     = "make_chart"
 	NameExportCSV     = "export_csv"
-	// NameAsk is served by the MCP server only when a model is configured.
+	// NameAsk answers a plain-language question through core/ask (MCP
+	// only: the agent does not offer it to itself).
 	NameAsk = "ask"
 )
 
@@ -59,12 +61,14 @@ type NotFoundError struct {
 	Nearest []string `json:"nearest,omitempty"`
 }
 
-func (e *NotFoundError) Error() string {
-	msg := "no such " + e.Kind + ": " + e.Name
+func (e *NotFoundError) Error() string { return format.WithHint(e.Message(), e.Hint()) }
+
+// Message says what was not found, without the hint.
+func (e *NotFoundError) Message() string {
 	if e.Kind == "column" && e.Table != "" {
-		msg = fmt.Sprintf("no such column: %s in table %s", e.Name, e.Table)
+		return fmt.Sprintf("no such column: %s in table %s", e.Name, e.Table)
 	}
-	return msg + " — " + e.Hint()
+	return "no such " + e.Kind + ": " + e.Name
 }
 
 // Hint says what to do instead: the nearest names and where to look.
@@ -82,24 +86,35 @@ func (e *NotFoundError) Hint() string {
 // Is makes errors.Is(err, ErrNotFound) true.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
-// lookupTable finds name in cat, or returns a *NotFoundError.
-func lookupTable(cat *db.Catalog, name string) (*db.Table, error) {
+// findTable reads d's catalog and finds the table name in it (see
+// LookupTable).
+func findTable(ctx context.Context, d *db.DB, name string) (*catalog.Catalog, *catalog.Table, error) {
+	cat, err := d.Catalog(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := LookupTable(cat, name)
+	return cat, t, err
+}
+
+// LookupTable finds name in cat, or returns a *NotFoundError.
+func LookupTable(cat *catalog.Catalog, name string) (*catalog.Table, error) {
 	name = strings.TrimSpace(name)
 	if t := cat.Table(name); t != nil {
 		return t, nil
 	}
 	// Tolerate a quoted name: "Order Details", [x], `x`.
-	if unq := unquote(name); unq != name {
+	if unq := catalog.Unquote(name); unq != name {
 		if t := cat.Table(unq); t != nil {
 			return t, nil
 		}
 	}
-	return nil, &NotFoundError{Kind: "table", Name: name, Nearest: guard.Nearest(unquote(name), cat.TableNames(), 3)}
+	return nil, &NotFoundError{Kind: "table", Name: name, Nearest: guard.Nearest(catalog.Unquote(name), cat.TableNames(), 3)}
 }
 
 // lookupColumn finds column name of t, or returns a *NotFoundError.
-func lookupColumn(t *db.Table, name string) (*db.Column, error) {
-	name = unquote(strings.TrimSpace(name))
+func lookupColumn(t *catalog.Table, name string) (*catalog.Column, error) {
+	name = catalog.Unquote(strings.TrimSpace(name))
 	for i := range t.Columns {
 		if strings.EqualFold(t.Columns[i].Name, name) {
 			return &t.Columns[i], nil
@@ -112,18 +127,6 @@ func lookupColumn(t *db.Table, name string) (*db.Column, error) {
 	return nil, &NotFoundError{Kind: "column", Name: name, Table: t.Name, Nearest: guard.Nearest(name, names, 3)}
 }
 
-func unquote(s string) string {
-	if len(s) >= 2 {
-		switch {
-		case s[0] == '"' && s[len(s)-1] == '"':
-			return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
-		case s[0] == '`' && s[len(s)-1] == '`', s[0] == '[' && s[len(s)-1] == ']':
-			return s[1 : len(s)-1]
-		}
-	}
-	return s
-}
-
 // Rows are result rows. They marshal to JSON as sqlite3 -json would show
 // them: integers stay integers, NULL is null, blobs are base64 strings and
 // infinite REALs are null.
@@ -131,7 +134,25 @@ type Rows []query.Row
 
 // MarshalJSON writes the rows with export.AppendJSONValue.
 func (r Rows) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
+	// Sized once: a result may be megabytes, and growing the buffer by
+	// doubling would allocate about twice that.
+	size := 2
+	for _, row := range r {
+		size += 3 + len(row)
+		for _, v := range row {
+			switch x := v.(type) {
+			case string:
+				size += len(x) + 2
+			case []byte:
+				size += base64.StdEncoding.EncodedLen(len(x)) + 2
+			default:
+				size += 24
+			}
+		}
+	}
+	b := make([]byte, 1, size)
+	b[0] = '['
+
 	for i, row := range r {
 		if i > 0 {
 			b = append(b, ',')
@@ -152,26 +173,13 @@ func (r Rows) MarshalJSON() ([]byte, error) {
 // values whole.
 const maxCellRunes = 120
 
-// formatValue renders a value for a text rendering: NULL, numbers as SQLite
-// shows them, text on one line and clipped, blobs as x'…' literals.
+// formatValue renders a value for a text rendering: format.Value, with
+// text on one line and clipped (see oneLine).
 func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return string(export.AppendFloat(nil, x))
-	case string:
+	if x, ok := v.(string); ok {
 		return oneLine(x, maxCellRunes)
-	case []byte:
-		const maxBlob = 16
-		if len(x) <= maxBlob {
-			return "x'" + hex.EncodeToString(x) + "'"
-		}
-		return fmt.Sprintf("x'%s…' (%d bytes)", hex.EncodeToString(x[:maxBlob]), len(x))
 	}
-	return oneLine(fmt.Sprint(v), maxCellRunes)
+	return oneLine(format.Value(v), maxCellRunes)
 }
 
 // oneLine puts s on one line (newlines and tabs shown as \n and \t, "|"
@@ -181,15 +189,7 @@ func oneLine(s string, n int) string {
 	if strings.ContainsAny(s, "\n\r\t|") {
 		s = strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", `\t`, "|", `\|`).Replace(s)
 	}
-	return clip(s, n)
-}
-
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	return format.ClipRunes(s, n)
 }
 
 // writeRows renders a header and rows separated by " | ".
@@ -207,48 +207,8 @@ func writeRows(b *strings.Builder, cols []string, rows []query.Row) {
 	}
 }
 
-// thousands formats n with thousands separators: 11,887.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	if n < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// rowCountText says how many rows a table holds: "11,887 rows", "~2,000
-// rows" (estimated), "? rows" (unknown).
-func rowCountText(n int64, estimated bool) string {
-	switch {
-	case n < 0:
-		return "? rows"
-	case estimated:
-		return "~" + thousands(n) + " rows"
-	case n == 1:
-		return "1 row"
-	}
-	return thousands(n) + " rows"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return thousands(int64(n)) + " " + word + "s"
-}
-
-// ident quotes a name only where SQL needs it: orders, "promo codes".
-func ident(name string) string { return db.QuoteIdentIfNeeded(name) }
-
 // sampleColumns names the columns a table's catalog sample rows hold.
-func sampleColumns(t *db.Table) []string {
+func sampleColumns(t *catalog.Table) []string {
 	out := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		out[i] = c.Name
@@ -259,7 +219,7 @@ func sampleColumns(t *db.Table) []string {
 // sampleRows returns t's catalog sample rows as query rows. The catalog
 // samples with SELECT *, which leaves hidden columns out just as t.Columns
 // does.
-func sampleRows(t *db.Table) []query.Row {
+func sampleRows(t *catalog.Table) []query.Row {
 	out := make([]query.Row, 0, len(t.Sample))
 	for _, r := range t.Sample {
 		out = append(out, query.Row(r))

@@ -71,7 +71,7 @@ func TestFormatValue(t *testing.T) {
 		{"a|b\nc", `a\|b\nc`},
 		{[]byte{0, 0xff}, "x'00ff'"},
 		{make([]byte, 20), "x'00000000000000000000000000000000…' (20 bytes)"},
-		{strings.Repeat("é", 130), strings.Repeat("é", 120) + "…"},
+		{strings.Repeat("é", 130), strings.Repeat("é", 119) + "…"}, // 120 runes, the ellipsis included
 	} {
 		assert.Equal(t, tc.want, formatValue(tc.in))
 	}

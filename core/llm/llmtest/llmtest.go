@@ -27,6 +27,7 @@ type Server struct {
 	reqs     []map[string]any
 	bodies   []int // request body sizes in bytes
 	status   int   // when non-zero, every request fails with it
+	approved int   // reviews answered Approve without a scripted turn
 	throttle int   // this many first requests get 429 with retry-after: 0
 	// URL is the base URL to give the provider: with /v1 for OpenAI.
 	URL string
@@ -34,8 +35,9 @@ type Server struct {
 
 // Turn is one scripted assistant reply: text, or tool calls.
 type Turn struct {
-	text  string
-	calls []ToolCall
+	text   string
+	calls  []ToolCall
+	review bool
 }
 
 // ToolCall is a scripted tool call; Args is sent as given, valid JSON or
@@ -44,6 +46,20 @@ type ToolCall struct{ Name, Args string }
 
 // Text is a turn that answers with text.
 func Text(s string) Turn { return Turn{text: s} }
+
+// Review is a turn that answers a review — a request offering no tools
+// whose system prompt holds ReviewMarker: the independent review of an
+// answer's SQL (core/agent) — with text, such as {"verdict": "revise", …}.
+// A review when the next turn is not a Review turn is answered Approve,
+// leaving the script and the request log as they are (Approved counts
+// them): scripts that do not test the review need not mention it.
+func Review(text string) Turn { return Turn{text: text, review: true} }
+
+// Approve is what the server answers a review that is not scripted.
+const Approve = `{"verdict": "approve"}`
+
+// ReviewMarker opens the system prompt of core/agent's reviewer.
+const ReviewMarker = "You review one SQL statement"
 
 // Calls is a turn that calls tools.
 func Calls(c ...ToolCall) Turn { return Turn{calls: c} }
@@ -121,10 +137,21 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, f.errorBody("authentication_error", "invalid x-api-key"))
 		return
 	}
+	var tr Turn
+	tools, _ := req["tools"].([]any)
+	review := len(tools) == 0 && strings.HasPrefix(f.system(req), ReviewMarker)
+	if review && (len(f.turns) == 0 || !f.turns[0].review) {
+		// Approved on its own, and kept apart from the scripted requests,
+		// so that a script's request numbers do not depend on the review.
+		f.approved++
+		n := len(f.reqs) + f.approved
+		f.mu.Unlock()
+		f.reply(w, req, n, Text(Approve))
+		return
+	}
 	f.reqs = append(f.reqs, req)
 	f.bodies = append(f.bodies, len(body))
-	n := len(f.reqs)
-	var tr Turn
+	n := len(f.reqs) + f.approved
 	if len(f.turns) == 0 {
 		// Out of script: keep calling list_tables, as a runaway model would.
 		tr = Calls(Call("list_tables", "{}"))
@@ -132,11 +159,21 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tr, f.turns = f.turns[0], f.turns[1:]
 	}
 	f.mu.Unlock()
+	f.reply(w, req, n, tr)
+}
+
+// reply writes turn tr as the n-th reply to req.
+func (f *Server) reply(w http.ResponseWriter, req map[string]any, n int, tr Turn) {
+	// Like the real services, the reply names the model asked for.
+	model, _ := req["model"].(string)
+	if model == "" {
+		model = "fake-model"
+	}
 	if f.provider == "anthropic" {
-		json.NewEncoder(w).Encode(anthropicMessage(n, tr))
+		json.NewEncoder(w).Encode(anthropicMessage(n, model, tr))
 		return
 	}
-	json.NewEncoder(w).Encode(openAICompletion(n, tr))
+	json.NewEncoder(w).Encode(openAICompletion(n, model, tr))
 }
 
 func (f *Server) errorBody(kind, msg string) string {
@@ -146,7 +183,7 @@ func (f *Server) errorBody(kind, msg string) string {
 	return fmt.Sprintf(`{"error":{"message":%q,"type":%q}}`, msg, kind)
 }
 
-func openAICompletion(n int, tr Turn) map[string]any {
+func openAICompletion(n int, model string, tr Turn) map[string]any {
 	msg := map[string]any{"role": "assistant", "content": tr.text}
 	finish := "stop"
 	if len(tr.calls) > 0 {
@@ -159,13 +196,13 @@ func openAICompletion(n int, tr Turn) map[string]any {
 		finish = "tool_calls"
 	}
 	return map[string]any{
-		"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": 1764547200, "model": "fake-model",
+		"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": 1764547200, "model": model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage":   map[string]any{"prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050},
 	}
 }
 
-func anthropicMessage(n int, tr Turn) map[string]any {
+func anthropicMessage(n int, model string, tr Turn) map[string]any {
 	var content []any
 	stop := "end_turn"
 	if tr.text != "" {
@@ -180,13 +217,22 @@ func anthropicMessage(n int, tr Turn) map[string]any {
 		stop = "tool_use"
 	}
 	return map[string]any{
-		"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "model": "fake-model",
+		"id": fmt.Sprintf("msg_%d", n), "type": "message", "role": "assistant", "model": model,
 		"content": content, "stop_reason": stop, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": 1000, "output_tokens": 50, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
 	}
 }
 
-// Requests returns the decoded requests the server answered.
+// Approved counts the reviews the server approved on its own (see
+// Review); they are not among Requests.
+func (f *Server) Approved() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.approved
+}
+
+// Requests returns the decoded requests the server answered from its
+// script (reviews it approved on its own are left out: see Approved).
 func (f *Server) Requests() []map[string]any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -253,10 +299,18 @@ func (f *Server) Texts(i int) []string {
 }
 
 // System returns the system prompt request i carries.
-func (f *Server) System(i int) string {
-	req := f.Requests()[i]
+func (f *Server) System(i int) string { return f.system(f.Requests()[i]) }
+
+func (f *Server) system(req map[string]any) string {
 	if f.provider == "openai" {
-		return fmt.Sprint(req["messages"].([]any)[0].(map[string]any)["content"])
+		msgs, _ := req["messages"].([]any)
+		if len(msgs) == 0 {
+			return ""
+		}
+		if m, _ := msgs[0].(map[string]any); m["role"] == "system" || m["role"] == "developer" {
+			return fmt.Sprint(m["content"])
+		}
+		return ""
 	}
 	var s strings.Builder
 	switch sys := req["system"].(type) {
