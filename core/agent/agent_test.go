@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,10 @@ import (
 )
 
 func sample(t *testing.T) *db.DB { return testdb.Sample(t) }
+
+// approve is a reviewer's approval: the review of an answer's SQL is on by
+// default, so every answer resting on SQL costs one more model call.
+var approve = llmtest.Review(llmtest.Approve)
 
 func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
 	t.Helper()
@@ -49,6 +54,7 @@ func TestAnswerRestsOnSQL(t *testing.T) {
 			llmtest.Calls(llmtest.Call("search_schema", `{"query":"customers"}`)),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
 			llmtest.Text("There are 2,400 customers.\nFollow-ups: Which country has the most customers? | How many orders were placed in 2024?"),
+			approve,
 		)
 		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers are there?", nil)
 		if err != nil {
@@ -63,17 +69,19 @@ func TestAnswerRestsOnSQL(t *testing.T) {
 		if len(b.FollowUps) != 2 || b.FollowUps[0] != "Which country has the most customers?" {
 			t.Errorf("follow-ups %q", b.FollowUps)
 		}
-		if b.Usage.ModelCalls != 3 || b.Usage.ToolCalls != 2 || b.Usage.InputTokens != 3000 || b.Usage.OutputTokens != 150 {
+		if b.Usage.ModelCalls != 4 || b.Usage.ToolCalls != 2 || b.Usage.InputTokens != 4000 || b.Usage.OutputTokens != 200 {
 			t.Errorf("usage %+v", b.Usage)
 		}
 		if len(b.Steps) != 2 || b.Steps[1].Tool != "run_sql" || !b.Steps[1].OK {
 			t.Errorf("steps %+v", b.Steps)
 		}
-		// The model was grounded: the system prompt carries the schema cards,
-		// and tools were offered with their schemas.
+		// The model was grounded: the first request carries the customers
+		// card (the sample's cards do not all fit in a request of
+		// agent.RequestBytes, so the question comes with the cards a search
+		// picked), and tools were offered with their schemas.
 		req := f.Requests()[0]
-		if sys := f.System(0); !strings.Contains(sys, "customers(") || !strings.Contains(sys, "read-only") {
-			t.Errorf("system prompt lacks schema cards: %.300s", sys)
+		if sys := f.System(0); !strings.Contains(strings.Join(f.Texts(0), "\n"), "customers(") || !strings.Contains(sys, "read-only") {
+			t.Errorf("first request lacks the customers card: %.300s", f.Texts(0))
 		}
 		if n := len(req["tools"].([]any)); n != 7 {
 			t.Errorf("%d tools offered, want 7", n)
@@ -132,7 +140,7 @@ func TestMalformedToolArgumentsContinue(t *testing.T) {
 func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 	both(t, func(t *testing.T, provider string) {
 		d := sample(t)
-		before := hashFile(t, d.Path())
+		before := hashFile(t, d.Source())
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"DELETE FROM orders"}`)),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"UPDATE products SET unit_price = 0"}`)),
@@ -150,7 +158,7 @@ func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 		if b.SQL != "" || b.Status != answer.StatusAnswered {
 			t.Errorf("bundle %+v", b)
 		}
-		if hashFile(t, d.Path()) != before {
+		if hashFile(t, d.Source()) != before {
 			t.Fatal("the database changed")
 		}
 	})
@@ -163,6 +171,7 @@ func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
 			llmtest.Text("There are about 500 orders."),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
 			llmtest.Text("There are 11,887 orders."),
+			approve,
 		)
 		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many orders?", nil)
 		if err != nil {
@@ -184,6 +193,7 @@ func TestRowsAreDataNotInstructions(t *testing.T) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", q)),
 			llmtest.Text("One review asks an AI to ignore its instructions; it is shown as data."),
+			approve,
 		)
 		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Show reviews that mention instructions", nil)
 		if err != nil {
@@ -287,31 +297,49 @@ func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
 	})
 }
 
-func TestThreadRemembersEarlierQuestions(t *testing.T) {
+// TestAskAfterSendsPriorTurns: the earlier exchanges of a conversation reach
+// the model, in order and before the question, and the agent keeps nothing
+// of its own: a question asked without them carries none.
+func TestAskAfterSendsPriorTurns(t *testing.T) {
 	both(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)),
-			llmtest.Text("There are 2,400 customers."),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE country_id = 1"}`)),
 			llmtest.Text("Of those, some are in the first country."),
+			approve,
+			llmtest.Text("Nothing to query."),
 		)
 		a := newAgent(t, d, f, agent.Options{})
-		var th agent.Thread
-		if _, err := a.AskIn(context.Background(), &th, "How many customers?", nil); err != nil {
+		prior := []answer.Turn{{Question: "How many customers?", Answer: "There are 2,400 customers."}}
+		if _, err := a.AskAfter(context.Background(), prior, "And in the first country?", nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.AskIn(context.Background(), &th, "And in the first country?", nil); err != nil {
+		want := []string{"user: How many customers?", "assistant: There are 2,400 customers.", "user: And in the first country?"}
+		got := conversation(f.Texts(0))
+		if len(got) == 3 {
+			// The question comes with the cards a search picked.
+			got[2], _, _ = strings.Cut(got[2], "\n\n(Tables that may be relevant")
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("first request carried %q, want %q", got, want)
+		}
+		if _, err := a.Ask(context.Background(), "hello", nil); err != nil {
 			t.Fatal(err)
 		}
-		found := false
-		for _, m := range f.Texts(2) {
-			found = found || m == "assistant: There are 2,400 customers."
+		got = conversation(f.Texts(3))
+		if len(got) == 1 {
+			got[0], _, _ = strings.Cut(got[0], "\n\n(Tables that may be relevant")
 		}
-		if !found {
-			t.Fatal("the second question did not carry the first answer")
+		if !slices.Equal(got, []string{"user: hello"}) {
+			t.Fatalf("a question on its own carried %q", got)
 		}
 	})
+}
+
+// conversation drops the system message (OpenAI sends it among the
+// messages) from a request's texts.
+func conversation(texts []string) []string {
+	return slices.DeleteFunc(texts, func(s string) bool { return strings.HasPrefix(s, "system: ") })
 }
 
 func hashFile(t *testing.T, p string) [32]byte {
@@ -329,13 +357,14 @@ func TestRateLimitThenSuccess(t *testing.T) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM suppliers"}`)),
 			llmtest.Text("There are 24 suppliers."),
+			approve,
 		)
 		f.Throttle(1)
 		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many suppliers?", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(24) || b.Usage.ModelCalls != 2 {
+		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(24) || b.Usage.ModelCalls != 3 {
 			t.Fatalf("bundle %+v", b)
 		}
 	})
@@ -385,24 +414,16 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	defer d.Close()
 	script := []llmtest.Turn{llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)), llmtest.Text("There are 11 categories.")}
 	f := llmtest.New(b, "openai")
-	a := newAgent(b, d, f, agent.Options{})
-	var th agent.Thread // each question in a fresh thread
+	// Two model calls, as the README's figure says: the review, a third
+	// call, is left out here and counted by TestReviewCost.
+	a := newAgent(b, d, f, agent.Options{NoReview: true})
 	b.ResetTimer()
 	for b.Loop() {
 		f.Script(script...)
-		th = agent.Thread{}
-		bundle, err := a.AskIn(context.Background(), &th, "How many categories?", nil)
+		bundle, err := a.Ask(context.Background(), "How many categories?", nil)
 		if err != nil || bundle.Usage.ToolCalls != 1 {
 			b.Fatalf("%v %+v", err, bundle.Usage)
 		}
-	}
-}
-
-func TestThreadTurnsRoundTrip(t *testing.T) {
-	th := agent.ResumeThread([]agent.Turn{{Question: "q1", Answer: "a1"}, {Question: "q2", Answer: "a2"}})
-	got := th.Turns()
-	if len(got) != 2 || got[1].Question != "q2" || got[1].Answer != "a2" {
-		t.Fatalf("turns %+v", got)
 	}
 }
 
@@ -423,4 +444,57 @@ func TestSharedToolsUseMCPWords(t *testing.T) {
 			t.Errorf("%s: sent %q, core/tools says %q", name, sent[name], want)
 		}
 	}
+}
+
+// make_chart uses the same rules as every front door (core/chartspec):
+// what the model leaves out is filled from the result's shape, names come
+// back as the result spells them, and a pie of negative values is refused
+// with the reason.
+func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT 'north' AS region, -5 AS change UNION ALL SELECT 'south', 7"}`)),
+			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"pie"}`)),
+			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"BAR","x":"REGION"}`)),
+			llmtest.Text("South grew, north shrank."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "change per region", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := f.ToolResults(2)
+		if c := results[len(results)-1]; !strings.Contains(c, "pie slices cannot be negative") || !strings.Contains(c, "use a bar chart") {
+			t.Fatalf("negative pie accepted: %q", c)
+		}
+		want := answer.ChartSpec{Kind: "bar", X: "region", Y: "change", Title: "Change by region"}
+		if b.Chart == nil || *b.Chart != want {
+			t.Fatalf("chart %+v, want %+v", b.Chart, want)
+		}
+	})
+}
+
+// A tool error goes back to the model with its hint exactly once, whichever
+// tool raised it: an unknown table named to describe_table and to run_sql.
+func TestToolErrorCarriesHintOnce(t *testing.T) {
+	both(t, func(t *testing.T, provider string) {
+		d := sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("describe_table", `{"table":"custmers"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM custmers"}`)),
+			llmtest.Calls(llmtest.Call("sample_values", `{"table":"customers","column":"emial"}`)),
+			llmtest.Text("I could not count them."),
+		)
+		if _, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers?", nil); err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []string{"did you mean customers?", "did you mean customers?", "did you mean email?"} {
+			// Request i+1 carries every tool result so far; the newest is last.
+			results := f.ToolResults(i + 1)
+			got := results[len(results)-1]
+			if n := strings.Count(got, want); n != 1 {
+				t.Errorf("tool result %d holds %q %d times, want once: %q", i+1, want, n, got)
+			}
+		}
+	})
 }

@@ -1,0 +1,45 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/agent"
+	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb/servers"
+)
+
+// TestAgentOnPostgres: on a PostgreSQL database the model is told the
+// dialect, its SQL errors come back named as PostgreSQL's with the "did
+// you mean" hint, and it repairs with the quoted mixed-case names.
+func TestAgentOnPostgres(t *testing.T) {
+	d, err := db.Open(context.Background(), servers.Postgres(t), db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	both(t, func(t *testing.T, provider string) {
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM Track"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM \"Track\""}`)),
+			llmtest.Text("There are 3,503 tracks."),
+		)
+		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many tracks?", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.ToolResults(1)[0]
+		if !strings.Contains(c, "PostgreSQL 1") || !strings.Contains(c, `relation "track" does not exist — did you mean "Track"`) {
+			t.Errorf("tool result %q", c)
+		}
+		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(3503) {
+			t.Fatalf("bundle %+v", b)
+		}
+		if !strings.Contains(f.System(0), "PostgreSQL") {
+			t.Error("the first request does not name PostgreSQL")
+		}
+	})
+}
