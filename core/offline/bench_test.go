@@ -1,9 +1,14 @@
 package offline
 
 import (
+	"github.com/tablewise/tablewise/data/eval/evaldb"
+
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/eval"
 )
 
 // BenchmarkAnswer measures one question answered end to end (linking,
@@ -14,7 +19,7 @@ import (
 //	go test ./core/offline -run '^$' -bench Answer -benchtime 200x
 func BenchmarkAnswer(b *testing.B) {
 	tp := samplePlanner(b)
-	cases, err := LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
+	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,7 +40,7 @@ func BenchmarkPlan(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases, err := LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
+	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,15 +51,87 @@ func BenchmarkPlan(b *testing.B) {
 	}
 }
 
+// BenchmarkPlanBlind measures reading a question into SQL on each
+// cross-domain blind set, cycling through its questions (the planner's
+// target is under 20 ms per question):
+//
+//	go test ./core/offline -run '^$' -bench PlanBlind -benchtime 200x
+func BenchmarkPlanBlind(b *testing.B) {
+	for _, name := range []string{"hr", "airlines", "health", "campus"} {
+		b.Run(name, func(b *testing.B) {
+			tp := evalDBPlanner(b, name)
+			ix, err := tp.p.index(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				ix.plan(cases[i%len(cases)].Question)
+			}
+		})
+	}
+}
+
+// BenchmarkAnswerBlind measures one question answered end to end on each
+// blind set's database (planning and running the SQL).
+//
+//	go test ./core/offline -run '^$' -bench AnswerBlind -benchtime 100x
+func BenchmarkAnswerBlind(b *testing.B) {
+	for _, name := range []string{"hr", "airlines", "health", "campus"} {
+		b.Run(name, func(b *testing.B) {
+			tp := evalDBPlanner(b, name)
+			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			var slowest time.Duration
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				if _, err := tp.p.Answer(ctx, cases[i%len(cases)].Question); err != nil {
+					b.Fatal(err)
+				}
+				slowest = max(slowest, time.Since(start))
+			}
+			// The slowest single question, beside the mean.
+			b.ReportMetric(float64(slowest.Microseconds())/1000, "max-ms")
+		})
+	}
+}
+
 // BenchmarkIndex measures building the per-database index (catalog read
-// excluded: it is cached by db.DB).
+// excluded: it is cached by db.DB) on the sample, Chinook and the
+// generated evaluation databases:
+//
+//	go test ./core/offline -run '^$' -bench Index -benchtime 5x
 func BenchmarkIndex(b *testing.B) {
-	tp := samplePlanner(b)
-	ctx := context.Background()
-	for b.Loop() {
-		p := New(tp.d)
-		if err := p.Warm(ctx); err != nil {
-			b.Fatal(err)
-		}
+	dbs := []struct {
+		name string
+		open func(testing.TB) *testPlanner
+	}{{"sample", samplePlanner}, {"chinook", chinookPlanner}}
+	for _, n := range evaldb.Names {
+		dbs = append(dbs, struct {
+			name string
+			open func(testing.TB) *testPlanner
+		}{n, func(t testing.TB) *testPlanner { return evalDBPlanner(t, n) }})
+	}
+	for _, d := range dbs {
+		b.Run(d.name, func(b *testing.B) {
+			tp := d.open(b)
+			ctx := context.Background()
+			for b.Loop() {
+				p := New(tp.d)
+				if err := p.Warm(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

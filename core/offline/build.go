@@ -21,6 +21,8 @@ type builder struct {
 	options []string
 	// measure is the question's words for what is measured, for messages.
 	measure string
+	// anti: indexes in p.filters of negated existences (antiJoins).
+	anti []int
 }
 
 // unmapped is the reason given for words that link to nothing.
@@ -77,7 +79,7 @@ func (b *builder) mentionAfter(pos, gap int, values bool) *mention {
 		// Only fillers (and "number of", "different"…) in between.
 		for k := pos + 1; k < m.start; k++ {
 			switch b.a.cues[k] {
-			case cueFiller, cueDistinct, cueCount, cueAgg, cueAdj, cueN, cueExists, cueSuper:
+			case cueFiller, cueDistinct, cueCount, cueAgg, cueAdj, cueN, cueExists, cueSuper, cueCurrent, cueFormer:
 			default:
 				// A value may stand in between: "how many returned orders".
 				if b.a.at[k] < 0 || !b.a.ments[b.a.at[k]].value {
@@ -126,7 +128,14 @@ func (b *builder) run() string {
 		}
 	}
 	listPos := b.first(cueList)
-	distinct := b.first(cueDistinct) >= 0
+	distinct := false
+	for i, c := range a.cues {
+		// "more than 3 different providers": the comparison's, not the
+		// question's.
+		if c == cueDistinct && !(i > 0 && a.cues[i-1] == cueNumber) {
+			distinct = true
+		}
+	}
 
 	// Value mentions and dates become filters whatever the shape; they are
 	// resolved once the base is known. Group mentions are found first so
@@ -136,7 +145,17 @@ func (b *builder) run() string {
 		b.explained[bc.pos] = true
 	}
 
+	which := false
+	for _, bc := range a.buckets {
+		which = which || bc.which
+	}
 	switch {
+	case which && superPos >= 0:
+		// "Which day had the most cancelled trains": a count per day,
+		// the top one.
+		if why := b.whichPeriod(superPos, aggPos, groupMs); why != "" {
+			return why
+		}
 	case superPos >= 0 || (a.topN > 0 && countPos < 0 && aggPos < 0):
 		if why := b.rank(superPos, listPos, aggPos, groupMs); why != "" {
 			return why
@@ -165,8 +184,212 @@ func (b *builder) run() string {
 	if why := b.measureUnit(); why != "" {
 		return why
 	}
+	if why := b.periods(); why != "" {
+		return why
+	}
 	b.finalize()
 	return ""
+}
+
+// periods reads "current", "still", "right now", "living" (and "former",
+// "left") as a condition on validity periods: every table of the plan
+// whose rows have an open-ended period keeps the open ones; when none
+// does, the rows of the base must have an open row in a table that points
+// at it (a current employee has a current department row). Where the
+// schema has no periods at all, the words are fillers.
+func (b *builder) periods() string {
+	a, p := b.a, b.p
+	cur, former := -1, -1
+	for i, c := range a.cues {
+		switch c {
+		case cueCurrent:
+			cur = i
+		case cueFormer:
+			former = i
+		}
+	}
+	if cur < 0 && former < 0 {
+		if !b.measuresHistory() {
+			return ""
+		}
+		// "the average pay of senior engineers": a value kept as a
+		// history of periods is its current one unless the question
+		// asks for the history.
+		cur = len(a.cues)
+	}
+	mark := func() {
+		for i, c := range a.cues {
+			if c == cueCurrent || c == cueFormer {
+				b.explained[i] = true
+			}
+		}
+	}
+	ended := former >= 0 && cur < 0
+	// Tables the plan reads rows of.
+	var tabs []*tableInfo
+	seen := map[*tableInfo]bool{}
+	addTab := func(t *tableInfo) {
+		if t != nil && !seen[t] {
+			seen[t] = true
+			tabs = append(tabs, t)
+		}
+	}
+	addTab(p.base)
+	for _, f := range p.filters {
+		addTab(f.col.tab)
+	}
+	if p.aggCol != nil {
+		addTab(p.aggCol.tab)
+	}
+	for _, g := range p.groups {
+		if g.col != nil {
+			addTab(g.col.tab)
+		}
+	}
+	// And the tables their joins pass through: "currently in the
+	// research department" is a current membership row.
+	for _, t := range append([]*tableInfo(nil), tabs...) {
+		if steps, ok := b.ix.s.path(p.base, t); ok {
+			for _, st := range steps {
+				addTab(st.dst())
+			}
+		}
+	}
+	for _, g := range p.groups {
+		if g.entity != nil {
+			if steps, ok := b.ix.s.path(p.base, g.entity); ok {
+				for _, st := range steps {
+					addTab(st.dst())
+				}
+			}
+		}
+	}
+	added := false
+	for _, t := range tabs {
+		if end := t.openEnd(); end != nil && !b.hasFilterOn(end) {
+			p.filters = append(p.filters, openFilter(end, ended))
+			added = true
+		}
+	}
+	if !added && p.base != nil && p.base.pk != nil {
+		// Through a table that points at the base and whose rows have
+		// periods: a membership (it also points at another table: an
+		// member's teams) before an attribute's history (a
+		// member's pay rates), then the largest.
+		var child *fkEdge
+		member := func(e *fkEdge) bool {
+			for _, o := range e.from.out {
+				if o.to != p.base && !o.to.view {
+					return true
+				}
+			}
+			return false
+		}
+		for _, e := range p.base.in {
+			if e.from.view || e.composite() || e.from.openEnd() == nil {
+				continue
+			}
+			if child == nil || member(e) && !member(child) || member(e) == member(child) && e.from.rows > child.from.rows {
+				child = e
+			}
+		}
+		if child != nil {
+			end := child.from.openEnd()
+			cond := openFilter(end, false)
+			in := "IN"
+			if ended {
+				in = "NOT IN"
+			}
+			raw := quoteCol(p.base.pk, true) + " " + in + " (SELECT " + quoteCol(child.fromCol, true) + " FROM " + quoteTable(child.from) +
+				" WHERE " + cond.sql(true) + ")"
+			desc := "currently in " + strings.Join(child.from.raw, " ")
+			if ended {
+				desc = "no longer in " + strings.Join(child.from.raw, " ")
+			}
+			p.filters = append(p.filters, filter{col: p.base.pk, op: "SQL", raw: raw, desc: desc})
+			added = true
+		}
+	}
+	// Without a period to read, the words are fillers ("products
+	// currently in stock").
+	mark()
+	return ""
+}
+
+// currentHistories: when the question asks for current rows ("current",
+// "right now") or measures a number kept as a history, the tables with
+// far-future-closed periods, whose current row is one per parent: they
+// may be joined from the parent without multiplying rows. Else nil.
+func (b *builder) currentHistories() map[*tableInfo]bool {
+	a := b.a
+	cur, former := false, false
+	for _, c := range a.cues {
+		cur = cur || c == cueCurrent
+		former = former || c == cueFormer
+	}
+	if former || !cur && !b.measuresHistory() {
+		return nil
+	}
+	out := map[*tableInfo]bool{}
+	for _, t := range b.ix.s.tables {
+		if end := t.openEnd(); end != nil && end.sentinel != "" && !t.view {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// reachesCurrent: base reaches t through keys to parents, or through
+// histories kept to their current rows.
+func (b *builder) reachesCurrent(base, t *tableInfo) ([]joinStep, bool) {
+	steps, ok := b.ix.s.path(base, t)
+	if !ok {
+		return nil, false
+	}
+	if allForward(steps) {
+		return steps, true
+	}
+	cur := b.currentHistories()
+	if cur == nil || !uniqueWhenCurrent(steps, cur) {
+		return nil, false
+	}
+	b.p.current = cur
+	return steps, true
+}
+
+// historyWords ask for every period of a history, not the current one.
+var historyWords = map[string]bool{"ever": true, "history": true, "historical": true, "historically": true, "record": true,
+	"records": true, "all-time": true, "past": true, "previous": true, "previously": true, "anytime": true}
+
+// measuresHistory: the plan measures a number kept as a history of
+// periods closed by a far-future marker (a pay rate per period), and the
+// question neither names a time nor asks for the history ("ever",
+// "records").
+func (b *builder) measuresHistory() bool {
+	p, a := b.p, b.a
+	if p.aggCol == nil || p.agg == aggCount || len(a.dates) > 0 || len(a.buckets) > 0 {
+		return false
+	}
+	end := p.aggCol.tab.openEnd()
+	if end == nil || end.sentinel == "" {
+		return false
+	}
+	for _, t := range a.toks {
+		if historyWords[t.low] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasFilterOn: the plan already filters column c.
+func (b *builder) hasFilterOn(c *colInfo) bool {
+	for _, f := range b.p.filters {
+		if f.col == c {
+			return true
+		}
+	}
+	return false
 }
 
 // finalize: a count per entity keeps the entities that have no rows
@@ -375,6 +598,12 @@ func (b *builder) checkExplained() string {
 				continue
 			}
 			if b.supports(i, i+1) {
+				continue
+			}
+			// "by number of berths sold": a verb that links to nothing,
+			// right after the things a ranking counts, says what they
+			// are ("how many pupils failed" is a condition, not this).
+			if prev := b.mentionAt(i - 1); prev != nil && pastParticiple(t) && hasTable(prev) && b.role[prev] == "key" {
 				continue
 			}
 			bad = append(bad, t.raw)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -115,6 +116,23 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		return capitalize(what) + " per " + unit + where + ": " + strings.Join(parts, ", ") + more +
 			"; the highest is " + rowLabel(r.Rows[peak], last) + " (" + fmtValue(r.Rows[peak][last]) + ")."
 	}
+	if p.limit == 1 && p.ties && r.RowCount > 1 {
+		most := "the most " + pluralOf(p.subject)
+		if p.agg != aggCount || p.aggCol != nil {
+			most = "the highest " + what
+		}
+		if !p.order.desc {
+			most = "the fewest " + pluralOf(p.subject)
+			if p.agg != aggCount || p.aggCol != nil {
+				most = "the lowest " + what
+			}
+		}
+		var names []string
+		for _, row := range r.Rows {
+			names = append(names, rowLabel(row, last))
+		}
+		return fmt.Sprintf("%d are tied for %s%s (%s each): %s.", r.RowCount, most, where, fmtValue(r.Rows[0][last]), strings.Join(names, ", "))
+	}
 	if p.limit == 1 {
 		most := "the most " + pluralOf(p.subject)
 		if p.agg != aggCount || p.aggCol != nil {
@@ -200,6 +218,14 @@ func (p *plan) listSentence(r *query.Result, where string) string {
 		if r.Truncated {
 			more = " and more"
 		}
+	}
+	if p.ties && p.order.col != nil && r.RowCount > 1 {
+		w := "highest"
+		if !p.order.desc {
+			w = "lowest"
+		}
+		return fmt.Sprintf("%d %s%s are tied for the %s %s (%s): %s%s.", r.RowCount, pluralOf(p.subject), where, w, words(p.order.col),
+			fmtValue(r.Rows[0][len(r.Rows[0])-1]), strings.Join(parts, ", "), more)
 	}
 	if p.order.sort {
 		count := strconv.Itoa(r.RowCount)
@@ -301,39 +327,19 @@ func fmtValue(v any) string {
 	case nil:
 		return "NULL"
 	case int64:
-		return groupDigits(strconv.FormatInt(x, 10))
+		return format.Count(x)
 	case float64:
 		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return groupDigits(strconv.FormatInt(int64(x), 10))
+			return format.Number(x, 0)
 		}
 		if math.Abs(x) >= 1 {
-			s := strconv.FormatFloat(x, 'f', 2, 64)
-			ip, fp, _ := strings.Cut(s, ".")
-			return groupDigits(ip) + "." + fp
+			return format.Number(x, 2)
 		}
 		return strconv.FormatFloat(x, 'g', 3, 64)
 	case []byte:
 		return fmt.Sprintf("(%d bytes)", len(x))
 	}
 	return fmt.Sprint(v)
-}
-
-func groupDigits(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // followUps proposes questions the planner can answer next, checked by
@@ -344,12 +350,26 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 	tables := []*tableInfo{}
 	if p != nil {
 		tables = append(tables, p.base)
+	} else {
+		// A refusal: start from the tables the question named.
+		for _, m := range ix.analyze(asked).ments {
+			if len(m.cands) == 0 {
+				continue
+			}
+			t := tableOf(m.cands[0])
+			if e := m.cands[0].entity(); e != nil {
+				t = e
+			}
+			if !t.view && !t.junction && len(tables) < 2 && !containsTable(tables, t) {
+				tables = append(tables, t)
+			}
+		}
 	}
 	// The largest tables, for refusals and variety.
 	all := append([]*tableInfo(nil), ix.s.tables...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].rows > all[j].rows })
 	for _, t := range all {
-		if !t.view && !t.junction && len(tables) < 3 && (p == nil || t != p.base) {
+		if !t.view && !t.junction && len(tables) < 3 && !containsTable(tables, t) {
 			tables = append(tables, t)
 		}
 	}
@@ -382,4 +402,13 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 		}
 	}
 	return out
+}
+
+func containsTable(ts []*tableInfo, t *tableInfo) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }

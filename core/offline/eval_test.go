@@ -4,38 +4,96 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tablewise/tablewise/core/eval"
+	"github.com/tablewise/tablewise/data/eval/evaldb"
 )
 
-// Targets of the built-in planner on the gold sets.
+// evalSet is one gold file and the database it is asked against.
+type evalSet struct {
+	name, file string
+	open       func(testing.TB) *testPlanner
+	// Targets; a zero target is reported but not enforced.
+	accuracy, precision float64
+	// heldOut sets run only when asked for (OFFLINE_EVAL_HELDOUT=1 or by
+	// name in OFFLINE_EVAL_SETS), so that tuning never sees their misses.
+	heldOut bool
+}
+
+// Targets of the built-in planner on its own gold sets.
 const (
-	targetAccuracy  = 0.80
-	targetPrecision = 0.95
+	targetAccuracy  = 0.95
+	targetPrecision = 1.0
 )
+
+// blindFloors are the cross-domain blind sets' figures at the end of the
+// last round of work (data/eval/README.md: third round), enforced so that
+// a change that loses a correct answer or answers wrongly fails. They are
+// above the targets (0.60 accuracy, 0.90 precision on each); raise a
+// floor when a set improves.
+var blindFloors = map[string][2]float64{
+	"hr":       {0.86, 1.0}, // 37/43, 37/37 answered
+	"airlines": {0.68, 1.0}, // 28/41, 28/28
+	"health":   {0.70, 1.0}, // 31/44, 31/31
+	"campus":   {0.72, 1.0}, // 32/44, 32/32
+}
+
+func evalSets() []evalSet {
+	sets := []evalSet{
+		{name: "sample", file: "sample.jsonl", open: samplePlanner, accuracy: targetAccuracy, precision: targetPrecision},
+		{name: "chinook", file: "chinook.jsonl", open: chinookPlanner, accuracy: targetAccuracy, precision: targetPrecision},
+	}
+	// The cross-domain blind sets (data/eval/README.md): databases built
+	// by data/eval/evaldb, questions written without reading the planner.
+	for _, name := range []string{"hr", "airlines", "health", "campus"} {
+		f := blindFloors[name]
+		sets = append(sets, evalSet{name: "blind-" + name, file: name + ".jsonl", accuracy: f[0], precision: f[1],
+			open: func(t testing.TB) *testPlanner { return evalDBPlanner(t, name) }})
+	}
+	// The held-out sets, run once at the end of the work that added them
+	// (data/eval/README.md); see TestEval for how they are run.
+	for _, name := range evaldb.HeldOut {
+		sets = append(sets, evalSet{name: evaldb.SetTag(name), file: name + ".jsonl", heldOut: true, open: func(t testing.TB) *testPlanner { return evalDBPlanner(t, name) }})
+	}
+	return sets
+}
 
 // TestEval measures execution accuracy and precision on the gold questions
-// of the sample database (data/eval/sample.jsonl) and of Chinook
-// (data/eval/chinook.jsonl, run against ../shared/data/chinook.sqlite) and
-// fails when a set falls below the targets.
+// of the sample database (data/eval/sample.jsonl), of Chinook
+// (data/eval/chinook.jsonl, run against ../shared/data/chinook.sqlite)
+// and of the four cross-domain blind sets (data/eval/{hr,airlines,health,
+// campus}.jsonl on databases built by data/eval/evaldb), and fails when a
+// set falls below its targets.
 //
 // OFFLINE_EVAL_VERBOSE=1 logs every question with the SQL the planner ran;
 // failures are always logged, with Explain's reading of the question.
+// OFFLINE_EVAL_SETS=name,name runs only the named sets. The held-out sets
+// (heldout-<name>) are skipped unless OFFLINE_EVAL_HELDOUT=1 or
+// OFFLINE_EVAL_SETS names them: their figure is a single run at the end of
+// a round of work, and looking at their misses while tuning would spend it.
 func TestEval(t *testing.T) {
-	sets := []struct {
-		name, file string
-		open       func(testing.TB) *testPlanner
-	}{
-		{"sample", "sample.jsonl", samplePlanner},
-		{"chinook", "chinook.jsonl", chinookPlanner},
+	only := map[string]bool{}
+	for _, s := range strings.Split(os.Getenv("OFFLINE_EVAL_SETS"), ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			only[s] = true
+		}
 	}
-	for _, set := range sets {
+	for _, set := range evalSets() {
 		t.Run(set.name, func(t *testing.T) {
+			if len(only) > 0 && !only[set.name] {
+				t.Skipf("OFFLINE_EVAL_SETS does not name %s", set.name)
+			}
+			if set.heldOut && !only[set.name] && os.Getenv("OFFLINE_EVAL_HELDOUT") == "" {
+				t.Skipf("%s is a held-out set: run it once with OFFLINE_EVAL_HELDOUT=1 (data/eval/README.md)", set.name)
+			}
 			tp := set.open(t)
-			cases, err := LoadCases(filepath.Join("..", "..", "data", "eval", set.file))
+			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Evaluate(context.Background(), tp.d, tp.p, cases)
+			rep, err := eval.Evaluate(context.Background(), tp.d, tp.p, cases)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +101,7 @@ func TestEval(t *testing.T) {
 			for _, o := range rep.Outcomes {
 				switch {
 				case !o.Correct:
-					t.Logf("FAIL [%s] %s\n\t%s\n\tsql:  %s\n\tgold: %s\n%s", o.Case.Shape, o.Case.Question, o.Note, o.SQL, o.Case.SQL,
+					t.Logf("FAIL [%s] %s\n\t%s\n\tsql:  %s\n\tgold: %s\n%s", o.Case.Shape, o.Case.Question, o.Note, o.SQL, o.Case.GoldSQL,
 						indent(tp.p.Explain(context.Background(), o.Case.Question)))
 				case verbose:
 					t.Logf("ok   [%s] %s\n\t%s", o.Case.Shape, o.Case.Question, o.SQL)
@@ -53,16 +111,16 @@ func TestEval(t *testing.T) {
 				set.name, 100*rep.Accuracy(), rep.Correct, rep.Gold, 100*rep.Precision(), rep.Correct, rep.Answered,
 				rep.Refused, len(cases)-rep.Gold)
 			for _, batch := range []string{"holdout", "blind2"} {
-				if h := rep.Filter(func(o Outcome) bool { return o.Case.Batch == batch }); len(h.Outcomes) > 0 {
+				if h := rep.Filter(func(o eval.Outcome) bool { return o.Case.Batch == batch }); len(h.Outcomes) > 0 {
 					t.Logf("%s batch %q: execution accuracy %.1f%% (%d/%d), precision %.1f%% (%d/%d answered)",
 						set.name, batch, 100*h.Accuracy(), h.Correct, h.Gold, 100*h.Precision(), h.Correct, h.Answered)
 				}
 			}
-			if rep.Accuracy() < targetAccuracy {
-				t.Errorf("%s: execution accuracy %.1f%% is below the %.0f%% target", set.name, 100*rep.Accuracy(), 100*targetAccuracy)
+			if rep.Accuracy() < set.accuracy {
+				t.Errorf("%s: execution accuracy %.1f%% is below its floor of %.0f%%", set.name, 100*rep.Accuracy(), 100*set.accuracy)
 			}
-			if rep.Precision() < targetPrecision {
-				t.Errorf("%s: precision %.1f%% is below the %.0f%% target", set.name, 100*rep.Precision(), 100*targetPrecision)
+			if rep.Precision() < set.precision {
+				t.Errorf("%s: precision %.1f%% is below its floor of %.0f%%", set.name, 100*rep.Precision(), 100*set.precision)
 			}
 		})
 	}

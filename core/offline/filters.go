@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"github.com/tablewise/tablewise/core/text"
+
 	"fmt"
 	"math"
 	"sort"
@@ -15,8 +17,12 @@ func (b *builder) filters() string {
 	if p.base == nil {
 		return "I could not tell what the question is about."
 	}
+	if why := b.antiJoins(); why != "" {
+		return why
+	}
 	// Value mentions: pick the column reading closest to the base.
 	byCol := map[*colInfo]*filter{}
+	prevMent := map[*colInfo]*mention{}
 	for _, m := range a.ments {
 		if !m.value || m.used {
 			continue
@@ -29,6 +35,18 @@ func (b *builder) filters() string {
 		if c == nil {
 			return couldNotConnect(b.span(m), p.subjectName(), "")
 		}
+		if d := a.directionOf(m); d != dirNone && !neg {
+			f, handled, why := b.directedFilter(m, c, d)
+			if why != "" {
+				return why
+			}
+			if handled {
+				b.use(m, "filter")
+				b.useCol(f.col)
+				p.filters = append(p.filters, *f)
+				continue
+			}
+		}
 		b.use(m, "filter")
 		b.useCol(c.c)
 		var vals []any
@@ -36,11 +54,18 @@ func (b *builder) filters() string {
 			vals = append(vals, v.value)
 		}
 		if f := byCol[c.c]; f != nil && !neg {
+			// Two values of one column are alternatives only when a
+			// conjunction joins them ("Zembla or Lilliput"): "from Zembla to
+			// Lilliput" relates them.
+			if !joinedByConjunction(a, prevMent[c.c], m) {
+				return "I could not tell how " + b.span(prevMent[c.c]) + " and " + b.span(m) + " relate: both are values of " + words(c.c) + "."
+			}
 			f.vals = append(f.vals, vals...)
 			f.op = "IN"
 			f.desc += " or " + valueText(vals)
 			continue
 		}
+		prevMent[c.c] = m
 		f := &filter{col: c.c, op: "=", vals: vals, desc: colPhrase(c.c, p.base) + " is " + valueText(vals)}
 		if len(vals) > 1 {
 			f.op = "IN"
@@ -72,6 +97,10 @@ func (b *builder) filters() string {
 		if dc == nil {
 			return "I could not find a date in " + p.subject + " to filter by " + df.desc + "."
 		}
+		df, ok := resolveYear(df, dc)
+		if !ok {
+			return "I could not tell which year " + df.desc + " means: say the year (for example \"" + df.desc + " 2024\")."
+		}
 		b.useCol(dc)
 		for k := df.pos - 2; k <= df.pos+2; k++ {
 			if k >= 0 && k < len(a.toks) && (a.cues[k] == cueDate) {
@@ -84,7 +113,14 @@ func (b *builder) filters() string {
 	for _, nf := range a.nums {
 		if f, ok := b.countFilter(nf); ok {
 			if f == nil {
-				return couldNotConnect(b.span(b.mentionAt(nf.unitPos)), p.subjectName(), " to count them")
+				what := "the things counted"
+				for k := nf.unitPos; k <= nf.unitPos+1; k++ {
+					if m := b.mentionAt(k); m != nil {
+						what = b.span(m)
+						break
+					}
+				}
+				return couldNotConnect(what, p.subjectName(), " to count them")
 			}
 			p.filters = append(p.filters, *f)
 			continue
@@ -164,7 +200,33 @@ func (b *builder) filters() string {
 			return why
 		}
 	}
-	return ""
+	return b.antiAlone()
+}
+
+// joinedByConjunction: nothing but "and", "or", "nor", "either" and
+// symbols stands between mentions m1 and m2 ("Zembla, Lilliput or Narnia").
+func joinedByConjunction(a *analysis, m1, m2 *mention) bool {
+	if m1 == nil || m2 == nil {
+		return true
+	}
+	lo, hi := m1.end, m2.start
+	if m2.end <= m1.start {
+		lo, hi = m2.end, m1.start
+	}
+	for k := lo; k < hi; k++ {
+		switch t := a.toks[k]; {
+		case t.sym, t.low == "and", t.low == "or", t.low == "nor", t.low == "either", t.low == "neither":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// pastParticiple: the word reads as a verb that happened ("died",
+// "returned", "cancelled"), not a modifier ("shipping cost").
+func pastParticiple(t token) bool {
+	return strings.HasSuffix(t.low, "ed") || t.low != t.stem && text.Irregular(t.low)
 }
 
 // pickValue chooses the column a value filters: the cheapest to reach from
@@ -203,13 +265,34 @@ func (b *builder) pickValue(m *mention) (*cand, string) {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
-		// A reading the question names ("the Fiction shelf") wins.
+		// A reading the question names ("the Westerns shelf") wins.
 		if all[i].c.boosted != all[j].c.boosted {
 			return all[i].c.boosted
 		}
 		return all[i].cost < all[j].cost
 	})
 	best := all[0].c
+	// "Ada Lovelace" may be a pupil's name or a teacher's: the
+	// names of people in two tables, with no word to decide, are asked
+	// about, not guessed.
+	if !best.boosted && isPersonName(best.c) {
+		for _, o := range all[1:] {
+			if o.c.boosted || o.c.c.tab == best.c.tab || !isPersonName(o.c.c) {
+				continue
+			}
+			// The whole name: a first name and the last name after it.
+			whole := &mention{start: m.start, end: m.end}
+			for _, n := range b.a.ments {
+				if n.value && n.start == whole.end {
+					whole.end = n.end
+				}
+			}
+			val := b.span(whole)
+			one, other := singularOf(strings.Join(best.c.tab.raw, " ")), singularOf(strings.Join(o.c.c.tab.raw, " "))
+			b.options = []string{b.rephrase(whole, one+" "+val), b.rephrase(whole, other+" "+val)}
+			return nil, fmt.Sprintf("%q could be %s %s or %s %s; say which.", val, article(one), one, article(other), other)
+		}
+	}
 	// "songs by Prince": the writer column of songs says Prince, and so
 	// does the name of a band. When the nearer reading is a plain
 	// attribute, another is the name of a thing the rows belong to, and no
@@ -260,6 +343,23 @@ func (b *builder) valueOwner(m *mention) *tableInfo {
 	return nil
 }
 
+// article is "a" or "an" for a noun.
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// isPersonName: c names the people of a table of people (their name,
+// or their first or last name).
+func isPersonName(c *colInfo) bool {
+	if c.kind != kindText || !containsCol(c.tab.label, c) {
+		return false
+	}
+	return isPersonTable(c.tab)
+}
+
 func isLabelCol(c *colInfo) bool {
 	return len(c.tab.label) == 1 && c.tab.label[0] == c
 }
@@ -300,7 +400,8 @@ func dedupe(xs []string) []string {
 }
 
 func rangeWords(df dateFilter) string {
-	if strings.HasPrefix(df.desc, "since") || strings.HasPrefix(df.desc, "after") || strings.HasPrefix(df.desc, "before") || strings.HasPrefix(df.desc, "between") {
+	if strings.HasPrefix(df.desc, "since") || strings.HasPrefix(df.desc, "after") || strings.HasPrefix(df.desc, "before") || strings.HasPrefix(df.desc, "between") ||
+		strings.HasPrefix(df.desc, "on ") || strings.HasPrefix(df.desc, "in ") || strings.HasPrefix(df.desc, "the ") {
 		return df.desc
 	}
 	return "in " + df.desc
@@ -312,7 +413,14 @@ func rangeWords(df dateFilter) string {
 // nil when that table cannot be counted per base row.
 func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 	p := b.p
-	m := b.mentionAt(nf.unitPos)
+	at := nf.unitPos
+	distinct := false
+	if at < len(b.a.cues) && b.a.cues[at] == cueDistinct {
+		// "more than 3 different providers"
+		distinct = true
+		at++
+	}
+	m := b.mentionAt(at)
 	if m == nil || m.value || !hasTable(m) || isNumericMention(m) {
 		return nil, false
 	}
@@ -321,6 +429,7 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 	}
 	var best []joinStep
 	var bestT *tableInfo
+	counted := "COUNT(*)"
 	for _, c := range m.cands {
 		if c.c != nil || c.t == p.base || c.t.view {
 			continue
@@ -328,21 +437,59 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 		steps, ok := b.ix.s.path(c.t, p.base)
 		if ok && strictlyForward(steps) && (best == nil || len(steps) < len(best)) {
 			best, bestT = steps, c.t
+			counted = "COUNT(*)"
+		}
+	}
+	if best == nil {
+		// "employees who worked in more than one department", "clients
+		// who saw more than 3 different providers": the rows of the one
+		// table that points at both, per base row (the different ones
+		// when asked).
+		for _, c := range m.cands {
+			if c.c != nil || c.t == p.base || c.t.view {
+				continue
+			}
+			link := b.ix.s.junctionBetween(c.t, p.base)
+			if link == nil {
+				link = b.ix.s.linkBetween(c.t, p.base)
+			}
+			if link == nil {
+				continue
+			}
+			toBase, toT := fkTo(link, p.base), fkTo(link, c.t)
+			if toBase == nil || toT == nil {
+				continue
+			}
+			best = []joinStep{{e: toBase.fk, forward: true}}
+			bestT = c.t
+			counted = "COUNT(*)"
+			if distinct {
+				counted = countDistinct(toT, quoteCol(toT, true))
+			}
+			break
 		}
 	}
 	if best == nil {
 		return nil, true
 	}
+	if distinct {
+		b.explained[nf.unitPos] = true
+	}
 	b.use(m, "filter")
 	b.explained[nf.pos] = true
 	last := best[len(best)-1]
+	from := bestT
+	if len(best) == 1 && best[0].e.from != bestT {
+		from = best[0].e.from // through the link table
+	}
 	var sb strings.Builder
-	sb.WriteString("SELECT " + quoteCol(last.e.fromCol, true) + " FROM " + quoteTable(bestT))
+	sb.WriteString("SELECT " + quoteCol(last.e.fromCol, true) + " FROM " + quoteTable(from))
 	for _, st := range best[:len(best)-1] {
-		sb.WriteString(" JOIN " + quoteTable(st.e.to) + " ON " + quoteCol(st.e.toCol, true) + " = " + quoteCol(st.e.fromCol, true))
+		sb.WriteString(" JOIN " + quoteTable(st.e.to) + " ON " + onClause(st.e, true))
 	}
 	// NULL keys must not reach NOT IN, which would then match nothing.
-	sb.WriteString(" WHERE " + quoteCol(last.e.fromCol, true) + " IS NOT NULL GROUP BY " + quoteCol(last.e.fromCol, true))
+	key := quoteCol(last.e.fromCol, true)
+	sb.WriteString(" WHERE " + key + " IS NOT NULL GROUP BY " + strings.Join(groupKeys(last.e.fromCol, key), ", "))
 	op, in := string(nf.op), "IN"
 	switch op {
 	case "<":
@@ -350,7 +497,7 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 	case "<=":
 		op, in = ">", "NOT IN"
 	}
-	sb.WriteString(" HAVING COUNT(*) " + op + " " + fmtNum(nf.value))
+	sb.WriteString(" HAVING " + counted + " " + op + " " + fmtNum(nf.value))
 	desc := "more than"
 	switch nf.op {
 	case ">=":
@@ -470,7 +617,7 @@ func unitFactor(a *analysis, pos int, col *colInfo) (float64, string) {
 		return 1, ""
 	}
 	u := a.toks[pos].stem
-	if containsStem(col.words, u) || containsStem(col.comment, u) {
+	if namesUnit(col, u) {
 		return 1, ""
 	}
 	if want, ok := durationUnits[u]; ok {
@@ -479,6 +626,19 @@ func unitFactor(a *analysis, pos int, col *colInfo) (float64, string) {
 		}
 	}
 	return 0, "the number is in " + a.toks[pos].low + " but " + words(col) + " is not, and the planner only converts units of time."
+}
+
+// namesUnit: col's name or comment says it is in unit u (a stem), also
+// as an abbreviation ("hrs" for hours).
+func namesUnit(col *colInfo, u string) bool {
+	for _, ws := range [][]string{col.words, col.comment} {
+		for _, w := range ws {
+			if w == u || abbreviates(w, u) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // measureUnit handles "in seconds" after a measured column: a time unit
@@ -496,7 +656,7 @@ func (b *builder) measureUnit() string {
 		if i > 0 && a.toks[i-1].isNum {
 			continue // a comparison's number, handled with the filter
 		}
-		if containsStem(p.aggCol.words, t.stem) || containsStem(p.aggCol.comment, t.stem) {
+		if namesUnit(p.aggCol, t.stem) {
 			continue
 		}
 		want, ok1 := durationUnits[t.stem]
@@ -544,10 +704,10 @@ func (b *builder) leftover(m *mention) string {
 		if _, ok := b.ix.s.path(p.base, c.c.tab); !ok {
 			continue
 		}
-		val := int64(1)
+		val := c.c.trueVal
 		neg := m.start > 0 && a.cues[m.start-1] == cueNeg
 		if neg {
-			val = 0
+			val = c.c.falseVal
 			b.explained[m.start-1] = true
 		}
 		b.use(m, "filter")
@@ -557,6 +717,35 @@ func (b *builder) leftover(m *mention) string {
 			desc = "not " + desc
 		}
 		p.filters = append(p.filters, filter{col: c.c, op: "=", vals: []any{val}, desc: desc})
+		return ""
+	}
+	// A nullable date used as a verb: "members who have died" (the
+	// date is set), "rentals not returned yet" (it is NULL).
+	for _, c := range m.cands {
+		if c.c == nil || c.c.kind != kindDate || c.c.nulls == 0 || c.c.notNull || len(a.dates) > 0 || !pastParticiple(a.toks[m.end-1]) {
+			continue
+		}
+		if _, ok := b.ix.s.path(p.base, c.c.tab); !ok {
+			continue
+		}
+		neg := -1
+		for k := m.start - 1; k >= 0 && k >= m.start-3; k-- {
+			if a.cues[k] == cueNeg {
+				neg = k
+				break
+			}
+			if a.cues[k] != cueFiller {
+				break
+			}
+		}
+		op, desc := "IS NOT NULL", "with a "+words(c.c)
+		if neg >= 0 {
+			op, desc = "IS NULL", "without a "+words(c.c)
+			b.explained[neg] = true
+		}
+		b.use(m, "filter")
+		b.useCol(c.c)
+		p.filters = append(p.filters, filter{col: c.c, op: op, desc: desc, with: true})
 		return ""
 	}
 	// "out of stock": the number is zero.
@@ -610,7 +799,7 @@ func (b *builder) leftover(m *mention) string {
 			return ""
 		}
 	}
-	// "list the employees and their titles": a column of the rows listed
+	// "list the employees and their roles": a column of the rows listed
 	// is shown.
 	if p.agg == aggNone && len(p.groups) == 0 && p.shape == "list" {
 		for _, c := range m.cands {

@@ -2,12 +2,14 @@ package offline
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/data/eval/evaldb"
 )
 
 // Planners are shared between tests: building the value index is the slow
@@ -68,4 +70,40 @@ func fixturePlanner(t testing.TB) *testPlanner {
 		t.Fatal(err)
 	}
 	return &testPlanner{d: d, p: p}
+}
+
+// The evaluation databases of data/eval/evaldb are built once per test
+// binary into a temporary directory that TestMain removes.
+var (
+	evalDBOnce  sync.Once
+	evalDBDir   string
+	evalDBPaths map[string]string
+	evalDBErr   error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if evalDBDir != "" {
+		os.RemoveAll(evalDBDir)
+	}
+	os.Exit(code)
+}
+
+// evalDBPlanner returns a planner on the evaldb database called name.
+func evalDBPlanner(t testing.TB, name string) *testPlanner {
+	t.Helper()
+	evalDBOnce.Do(func() {
+		evalDBDir, evalDBErr = os.MkdirTemp("", "tablewise-evaldb-")
+		if evalDBErr == nil {
+			evalDBPaths, evalDBErr = evaldb.Build(evalDBDir)
+		}
+	})
+	if evalDBErr != nil {
+		t.Fatalf("build the evaluation databases: %v", evalDBErr)
+	}
+	path, ok := evalDBPaths[name]
+	if !ok {
+		t.Fatalf("evaldb has no database %q", name)
+	}
+	return openPlanner(t, path)
 }

@@ -1,6 +1,10 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tablewise/tablewise/core/text"
+)
 
 // The planner's vocabulary: generic English, never the names of any
 // particular database. Schema words come from the catalog at run time.
@@ -51,11 +55,17 @@ var synonymGroups = [][]string{
 	{"language", "lang", "locale"},
 	{"user", "member", "account"},
 	{"student", "pupil"},
-	{"teacher", "instructor", "tutor"},
+	{"teacher", "instructor", "tutor", "faculty", "professor", "lecturer"},
+	{"entry", "start", "started", "enter", "entered"},
 	{"movie", "film"},
 	{"team", "club", "squad"},
 	{"player", "athlete"},
 	{"game", "match"},
+	{"refuse", "reject", "decline", "deny", "denied", "turndown"},
+	{"approve", "accept", "grant"},
+	{"withdraw", "dropout"},
+	{"hospital", "clinic", "facility", "organization", "organisation"},
+	{"fare", "price", "cost", "charge", "fee"},
 }
 
 // phraseSynonyms rewrite multi-word expressions to one schema word before
@@ -71,6 +81,13 @@ var phraseSynonyms = map[string]string{
 	"date of birth": "birth",
 	"phone number":  "phone",
 	"job title":     "title",
+	"break down":    "breakdown",
+	"broken down":   "breakdown",
+	"turned down":   "turndown",
+	"turn down":     "turndown",
+	"dropped out":   "dropout",
+	"drop out":      "dropout",
+	"drops out":     "dropout",
 }
 
 // fillerWords carry no meaning for a plan: function words, generic verbs
@@ -91,10 +108,10 @@ var fillerWords = []string{
 	"offer", "offers", "offered", "provide", "provides", "provided", "release", "released", "publish",
 	"published", "produce", "produced", "feature", "featured", "employ", "employed", "generate", "generated",
 	"receive", "received", "take", "took", "taken", "give", "given", "gave", "see", "find", "show", "list",
-	"display", "return", "returning", "member", "members", "people", "person", "persons", "one", "ones",
+	"display", "return", "returning", "member", "members", "one", "ones",
 	"thing", "things", "info", "information", "detail", "details", "everyone", "anyone", "somebody",
 	"who", "whom", "whose", "what", "which", "where", "when", "how", "that", "than", "then", "very", "really",
-	"overall", "altogether", "respectively", "each", "every", "per", "by", "only", "both", "either", "currently",
+	"overall", "altogether", "respectively", "each", "every", "per", "by", "only", "either", "currently",
 	"right", "today", "yet", "already", "still", "out", "up", "down", "about", "around", "approximately",
 	"roughly", "exactly", "sorted", "descending", "ascending", "value", "values",
 	"number", "numbers", "count", "amount", "total", "quantity", "such", "other", "others", "same", "own",
@@ -106,6 +123,7 @@ var fillerWords = []string{
 	"dollars", "dollar", "usd", "euros", "euro", "eur", "bucks", "yet",
 	"brought", "been", "being", "got", "gotten", "sign", "signed", "signing", "posted", "submitted", "logged",
 	"entered", "left", "leave", "gave", "write", "wrote",
+	"worth", "collect", "collected", "collecting", "serve", "serves", "served", "serving", "new",
 }
 
 // refuseWords ask for what a query cannot give: causes, predictions,
@@ -293,6 +311,19 @@ var functionWords = map[string]bool{
 	"how": true, "many": true, "much": true, "me": true, "my": true, "i": true, "if": true, "so": true,
 }
 
+// currentWords ask for rows whose validity period is open (an end date
+// still empty, or set to a far-future marker); formerWords for rows whose
+// period has ended. Where a schema has no such period they are fillers.
+var (
+	currentWords = map[string]bool{"current": true, "currently": true, "now": true, "still": true, "presently": true,
+		"ongoing": true, "living": true, "alive": true, "unresolved": true}
+	formerWords = map[string]bool{"former": true, "formerly": true, "left": true, "quit": true, "departed": true, "ex": true,
+		"past": true, "previous": true, "ended": true, "dead": true, "deceased": true}
+	// endWords name the column that closes a period.
+	endWords = []string{"end", "stop", "to", "until", "thru", "through", "expir", "termin", "leav", "left", "death", "die",
+		"close", "resolv", "discharg", "finish", "return", "cancel", "valid"}
+)
+
 // Words that make the next noun phrase a grouping ("per", "each", "by").
 var groupWords = map[string]bool{"per": true, "each": true, "every": true, "by": true, "across": true}
 
@@ -303,8 +334,11 @@ var distinctWords = map[string]bool{"distinct": true, "different": true, "unique
 var negations = map[string]bool{"not": true, "never": true, "except": true, "excluding": true, "exclude": true, "neither": true, "nor": true, "non": true}
 
 var (
-	fillers      = map[string]bool{}
-	fillerStems  = map[string]bool{}
+	fillers     = map[string]bool{}
+	fillerStems = map[string]bool{}
+	// lexiconStems: the stem of each word of the planner's own vocabulary
+	// that has a single such word.
+	lexiconStems = map[string]string{}
 	synGroup     = map[string][]int{} // stem → synonym group ids
 	conceptStems = map[concept]map[string]bool{}
 )
@@ -320,6 +354,19 @@ func init() {
 			if !containsInt(synGroup[s], i) {
 				synGroup[s] = append(synGroup[s], i)
 			}
+		}
+	}
+	seen := map[string]int{}
+	for _, w := range lexiconWords() {
+		st := stem(w)
+		if lexiconStems[st] != w {
+			seen[st]++
+		}
+		lexiconStems[st] = w
+	}
+	for st, n := range seen {
+		if n > 1 {
+			delete(lexiconStems, st)
 		}
 	}
 	for c, ws := range conceptWords {
@@ -374,6 +421,9 @@ func wordMatch(q, s string) float64 {
 	case agentNoun(q, s) || agentNoun(s, q):
 		// ship → shipper, supply → supplier, compose → composer
 		return 0.7
+	case text.Derived(q, s):
+		// rent → rental, depart → departure
+		return 0.7
 	}
 	short, long := q, s
 	if len(short) > len(long) {
@@ -382,5 +432,64 @@ func wordMatch(q, s string) float64 {
 	if len(short) >= 5 && strings.HasPrefix(long, short) && len(short)*10 >= len(long)*7 {
 		return 0.6
 	}
+	if abbreviates(short, long) {
+		// qty → quantity, dept → department, amt → amount
+		return 0.6
+	}
 	return 0
+}
+
+// abbreviates is core/text's: short is an abbreviation of long (qty →
+// quantity), and not an English word of its own.
+func abbreviates(short, long string) bool { return text.Abbreviates(short, long) }
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// lexiconWords lists every word of the planner's own vocabulary.
+func lexiconWords() []string {
+	var out []string
+	out = append(out, fillerWords...)
+	for _, g := range synonymGroups {
+		out = append(out, g...)
+	}
+	for _, m := range []map[string]bool{functionWords, groupWords, distinctWords, negations, currentWords, formerWords} {
+		for w := range m {
+			out = append(out, w)
+		}
+	}
+	for w := range refuseWords {
+		out = append(out, w)
+	}
+	for w := range aggWords {
+		out = append(out, w)
+	}
+	for w := range superlatives {
+		out = append(out, w)
+	}
+	for w := range adjectives {
+		out = append(out, w)
+	}
+	for w := range comparatives {
+		out = append(out, w)
+	}
+	for w := range timeUnits {
+		out = append(out, w)
+	}
+	for w := range months {
+		out = append(out, w)
+	}
+	for w := range numberWords {
+		out = append(out, w)
+	}
+	for w := range unitWords {
+		out = append(out, w)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"github.com/tablewise/tablewise/core/text"
+
 	"sort"
 	"strings"
 )
@@ -26,6 +28,8 @@ const (
 	cueList         // list, show, which, who…
 	cueExists       // with/without/has/have/used before a thing
 	cueSort         // sorted by, sort by, in order of
+	cueCurrent      // current, still, now, living: rows whose period is open
+	cueFormer       // former, left, no longer: rows whose period has ended
 )
 
 // mention is a span of the question linked to the schema or the data.
@@ -42,7 +46,7 @@ type mention struct {
 	strong bool
 	used   bool
 	// absorbed: the mention only supports another one ("shelf" in "the
-	// Fiction shelf").
+	// Westerns shelf").
 	absorbed bool
 }
 
@@ -56,6 +60,9 @@ type cand struct {
 	// boosted: a word of the question next to the value names this
 	// reading's column or table ("shipped to", "the … shelf").
 	boosted bool
+	// event: the table read as the event a date column of it records
+	// ("rented" → the rentals), see eventDates.
+	event bool
 }
 
 func (c *cand) String() string {
@@ -89,6 +96,9 @@ type dateFilter struct {
 	pos      int // token index of the year
 	from, to string
 	desc     string
+	// noYear: the question named a month or day without its year; the
+	// bounds carry a year offset until resolveYear places them.
+	noYear bool
 }
 
 // numFilter is a comparison with a number ("over 100", "at least 5").
@@ -117,11 +127,21 @@ type analysis struct {
 	sortPos  int    // the "by" of "sorted by", 0 if none
 	refusal  string // why the question is out of scope, "" if not
 	unknown  []int  // content tokens that link to nothing
+	dayTok   []bool // tokens read by markDays
+	// owner: tokens naming whoever keeps the database and its verb ("the
+	// college offers"), never linked.
+	owner []bool
+	// freqVerb: the verb of "the most prescribed", 0 when none.
+	freqVerb int
+	// refusalAt: the token that gave the refusal.
+	refusalAt int
 }
 
 type bucketCue struct {
 	pos  int
 	unit timeUnit
+	// which: "which day", "in what year" — the period asked for.
+	which bool
 }
 
 func (a *analysis) low(i int) string {
@@ -133,21 +153,59 @@ func (a *analysis) low(i int) string {
 
 // analyze links a question to the index.
 func (ix *index) analyze(question string) *analysis {
-	toks := mergePhrases(tokenize(question))
+	toks := categoryOf(mergePhrases(ix.correct(tokenize(question))))
 	a := &analysis{question: question, text: normQuestion(question), toks: toks, cues: make([]cue, len(toks)), aggAt: make([]aggFunc, len(toks)),
-		supAt: make([]superlative, len(toks)), at: make([]int, len(toks))}
+		supAt: make([]superlative, len(toks)), at: make([]int, len(toks)), dayTok: make([]bool, len(toks)), owner: make([]bool, len(toks))}
 	for i := range a.at {
 		a.at[i] = -1
 	}
 	a.markCues()
+	if a.refusal != "" && !strings.Contains(a.refusal, "change data") && ix.schemaWord(a.toks[a.refusalAt].stem) {
+		// "the most common reason for a visit", "discount percentage":
+		// the word names a column here, not a request to explain or
+		// compute something.
+		a.refusal = ""
+	}
 	ix.linkValues(a)
+	ix.linkWordValues(a)
+	ix.linkPartialValues(a)
 	ix.linkSchema(a)
 	ix.mergeMentions(a)
 	ix.absorbValueWords(a)
 	ix.absorbValueNames(a)
+	a.joinNameParts()
+	ix.linkPeople(a)
+	ix.linkRelated(a)
+	a.eventDates()
 	a.findUnknown()
 	return a
 }
+
+// categoryOf reads "type of leave", "kinds of rooms" as "leave type",
+// "room kinds": a category noun, "of" and a word become that word and the
+// noun, as names write them.
+func categoryOf(toks []token) []token {
+	for i := 0; i+2 < len(toks); i++ {
+		c, of, w := toks[i], toks[i+1], toks[i+2]
+		if !categoryNouns[singularOf(c.low)] || of.low != "of" || w.isNum || w.sym || w.quote > 0 || functionWords[w.low] {
+			continue
+		}
+		out := append([]token(nil), toks[:i]...)
+		out = append(out, w, c)
+		toks = append(out, toks[i+3:]...)
+	}
+	return toks
+}
+
+// phraseStems: phraseSynonyms keyed by the stems of the phrase's words,
+// so "job titles" merges like "job title".
+var phraseStems = func() map[string]string {
+	m := map[string]string{}
+	for k, v := range phraseSynonyms {
+		m[strings.Join(stems(strings.Fields(k)), " ")] = v
+	}
+	return m
+}()
 
 // mergePhrases applies phraseSynonyms: "file size" becomes one token
 // "size", "signed up" one token "signup".
@@ -161,9 +219,9 @@ func mergePhrases(toks []token) []token {
 			}
 			parts := make([]string, n)
 			for k := 0; k < n; k++ {
-				parts[k] = toks[i+k].low
+				parts[k] = toks[i+k].stem
 			}
-			if to, ok := phraseSynonyms[strings.Join(parts, " ")]; ok {
+			if to, ok := phraseStems[strings.Join(parts, " ")]; ok {
 				t := toks[i]
 				t.raw = strings.Join(parts, " ")
 				t.end = toks[i+n-1].end
@@ -183,13 +241,15 @@ func mergePhrases(toks []token) []token {
 func (a *analysis) markCues() {
 	t := a.toks
 	n := len(t)
+	a.markDays()
 	for i := 0; i < n; i++ {
 		w := t[i].low
-		if t[i].quote > 0 {
+		if t[i].quote > 0 || a.dayTok[i] {
 			continue
 		}
 		if why, ok := refuseWords[w]; ok && a.refusal == "" && !t[i].upper {
 			a.refusal = why
+			a.refusalAt = i
 		}
 		switch {
 		case w == "how" && i+1 < n && (t[i+1].low == "many" || t[i+1].low == "much"):
@@ -229,6 +289,12 @@ func (a *analysis) markCues() {
 				} else if t[i+1].low == "often" || t[i+1].low == "frequently" || t[i+1].low == "common" || t[i+1].low == "frequent" {
 					a.cues[i+1] = cueAdj
 					i++
+				} else if pastParticiple(t[i+1]) && i+2 < n && !t[i+1].isNum {
+					// "the most prescribed drugs", "the least rented
+					// books": how often each was (rank decides, once it
+					// knows whether the word is a flag: "the most
+					// granted days").
+					a.freqVerb = i + 1
 				}
 			}
 		case w == "best" && i+1 < n && (t[i+1].low == "selling" || t[i+1].low == "sellers" || t[i+1].low == "seller"):
@@ -252,6 +318,20 @@ func (a *analysis) markCues() {
 			a.cues[i] = cueGroup
 		case distinctWords[w]:
 			a.cues[i] = cueDistinct
+		case currentWords[w] && !(w == "now" && a.low(i-1) != "right" && a.low(i-1) != "until" && i+1 < n):
+			a.cues[i] = cueCurrent
+			if w == "now" && a.low(i-1) == "right" {
+				a.cues[i-1] = cueFiller
+			}
+		case w == "at" && a.low(i+1) == "the" && a.low(i+2) == "moment":
+			a.cues[i], a.cues[i+1], a.cues[i+2] = cueFiller, cueFiller, cueCurrent
+			i += 2
+		case formerWords[w] || w == "no" && a.low(i+1) == "longer":
+			a.cues[i] = cueFormer
+			if w == "no" {
+				a.cues[i+1] = cueFiller
+				i++
+			}
 		case negations[w]:
 			a.cues[i] = cueNeg
 		case timeUnits[w] != unitNone:
@@ -281,7 +361,7 @@ func (a *analysis) markCues() {
 	}
 	// Numbers: top N, N most…, comparisons, plain numbers.
 	for i := 0; i < n; i++ {
-		if !t[i].isNum || a.cues[i] == cueDate || t[i].quote > 0 {
+		if !t[i].isNum || a.cues[i] == cueDate || t[i].quote > 0 || a.dayTok[i] {
 			continue
 		}
 		prev, next := a.low(i-1), a.low(i+1)
@@ -299,7 +379,7 @@ func (a *analysis) markCues() {
 		case i+1 < n && (a.cues[i+1] == cueSuper || (next == "most" || next == "least")):
 			a.cues[i] = cueN
 			a.topN = int(t[i].num)
-		case t[i].numWord && t[i].num == 1 && !(i+1 < n && a.cues[i+1] == cueSuper):
+		case t[i].numWord && t[i].num == 1 && !(i+1 < n && a.cues[i+1] == cueSuper) && prev != "than" && !(i > 0 && a.cues[i-1] == cueCmp):
 			// "one" as a pronoun
 			a.cues[i] = cueFiller
 		default:
@@ -340,7 +420,10 @@ func (a *analysis) markCues() {
 			} else if !t[i].numWord && prev != "than" {
 				// A bare number: "the 4 largest invoices" is caught above;
 				// "which 3 products": the rows wanted.
-				if i > 0 && (prev == "which" || prev == "the" || prev == "what" || prev == "are" || prev == "list" || prev == "show" || prev == "me") {
+				if i > 0 && (prev == "which" || prev == "the" || prev == "what" || prev == "are" || prev == "list" || prev == "show" || prev == "me") ||
+					i == 0 && i+1 < n && !t[i+1].isNum && !unitWords[next] && timeUnits[next] == unitNone && hasSuperlative(a, i+1) {
+					// "5 shops with the most sales": the rows
+					// wanted.
 					a.cues[i] = cueN
 					a.topN = int(t[i].num)
 				}
@@ -357,7 +440,14 @@ func (a *analysis) markCues() {
 		u := timeUnits[t[i].low]
 		adjForm := strings.HasSuffix(t[i].low, "ly") || t[i].low == "annual"
 		prevGroup := i > 0 && a.cues[i-1] == cueGroup || i > 1 && a.cues[i-2] == cueGroup && (a.low(i-1) == "the" || a.low(i-1) == "a")
-		if adjForm || prevGroup {
+		prevWhich := i > 0 && (a.low(i-1) == "which" || a.low(i-1) == "what")
+		if prevWhich {
+			a.buckets = append(a.buckets, bucketCue{pos: i, unit: u, which: true})
+			a.cues[i-1] = cueFiller
+			if a.low(i-2) == "in" || a.low(i-2) == "on" || a.low(i-2) == "during" {
+				a.cues[i-2] = cueFiller
+			}
+		} else if adjForm || prevGroup {
 			a.buckets = append(a.buckets, bucketCue{pos: i, unit: u})
 			if prevGroup {
 				if a.cues[i-1] == cueGroup {
@@ -375,6 +465,26 @@ func (a *analysis) markCues() {
 			a.cues[i] = cueFiller
 		}
 	}
+	// "does the college offer", "our firm employs": the organisation
+	// that keeps the database, with its verb, even when a column shares
+	// its name.
+	for i := 1; i+1 < n; i++ {
+		if a.owner != nil && ownerWords[t[i].stem] && t[i].quote == 0 && (a.low(i-1) == "the" || a.low(i-1) == "our" || a.low(i-1) == "this") &&
+			ownerFollow[a.low(i+1)] {
+			a.cues[i], a.cues[i+1] = cueFiller, cueFiller
+			a.owner[i], a.owner[i+1] = true, true
+		}
+	}
+}
+
+// hasSuperlative: a superlative word follows token i.
+func hasSuperlative(a *analysis, i int) bool {
+	for k := i; k < len(a.toks); k++ {
+		if isSuperlative(a.toks[k].low) {
+			return true
+		}
+	}
+	return false
 }
 
 func isSuperlative(w string) bool {
@@ -391,7 +501,7 @@ func isYear(t token) bool {
 func (a *analysis) markDates() {
 	t := a.toks
 	for i := 0; i < len(t); i++ {
-		if a.cues[i] != cueDate || !isYear(t[i]) {
+		if a.cues[i] != cueDate || !isYear(t[i]) || a.dayTok[i] {
 			continue
 		}
 		year := int(t[i].num)
@@ -499,6 +609,9 @@ func itoa(n int) string {
 // linkable reports whether token i may be part of a schema or value
 // mention.
 func (a *analysis) linkable(i int) bool {
+	if a.owner != nil && a.owner[i] {
+		return false
+	}
 	switch a.cues[i] {
 	case cueNone, cueFiller:
 		return true
@@ -518,6 +631,7 @@ func (a *analysis) linkable(i int) bool {
 func (ix *index) linkValues(a *analysis) {
 	t := a.toks
 	n := len(t)
+	ix.linkCodes(a)
 	for i := 0; i < n; i++ {
 		if a.at[i] >= 0 {
 			continue
@@ -526,7 +640,10 @@ func (ix *index) linkValues(a *analysis) {
 			// Spans are made of linkable tokens (a quoted phrase always is).
 			ok := true
 			for k := i; k < i+l; k++ {
-				if a.at[k] >= 0 || (!a.linkable(k) && t[k].quote == 0) {
+				// "the Honour List": a listing word may end a name of
+				// several words.
+				inName := l > 1 && k > i && a.cues[k] == cueList
+				if a.at[k] >= 0 || (!a.linkable(k) && t[k].quote == 0 && !inName) {
 					ok = false
 					break
 				}
@@ -569,6 +686,12 @@ func (ix *index) linkValues(a *analysis) {
 				if !w.upper && ix.partOfName(a, i) {
 					continue
 				}
+				// "retired in 2022": a verb naming a date column, with a
+				// time range after it, is the event that date records, not
+				// the status of the same name.
+				if ix.namesDateBeforeRange(a, i) {
+					continue
+				}
 				// "customers with a phone": after have/with/without, a word
 				// that names a column is that column, not a code.
 				if k := i - 1; k >= 0 && ix.schemaWord(w.stem) {
@@ -606,7 +729,7 @@ func (ix *index) linkValues(a *analysis) {
 				switch {
 				case quoted:
 					c.score = 1.2
-				case col.distinct > 0 && col.distinct <= 60:
+				case col.distinct > 0 && col.distinct <= 60 && !isPersonName(col):
 					c.score = 1.0
 				case upper || l > 1:
 					c.score = 0.9
@@ -630,6 +753,33 @@ func (ix *index) linkValues(a *analysis) {
 					m.strong = true
 				}
 			}
+			if l == 1 && !quoted && !upper {
+				// A lone lower-case word that names a table ("staff",
+				// "players") is that table, not a value that happens to be
+				// spelled alike; and a word that only shares a stem with
+				// the value ("plan" and 'Planned') is weak.
+				if ix.tableWords[t[i].stem] {
+					continue
+				}
+				same, tense := false, false
+				for _, c := range m.cands {
+					for _, v := range c.vals {
+						if strings.EqualFold(v.text, t[i].raw) {
+							same = true
+						}
+						// "closing" is not 'Closed'.
+						if strings.HasSuffix(t[i].low, "ing") != strings.HasSuffix(strings.ToLower(v.text), "ing") {
+							tense = true
+						}
+					}
+				}
+				if !same && tense {
+					continue
+				}
+				if !same {
+					m.strong = false
+				}
+			}
 			sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
 			// A weak single word that is also a schema word is left to the
 			// schema ("phone" the column, not "phone" the sales route), unless
@@ -637,10 +787,91 @@ func (ix *index) linkValues(a *analysis) {
 			if !m.strong && ix.schemaWord(t[i].stem) {
 				continue
 			}
+			for k := i; k < i+l; k++ {
+				if a.cues[k] == cueList {
+					a.cues[k] = cueNone
+				}
+			}
+			// "premium class", "deluxe type": a category noun after a
+			// value of a short list is part of it.
+			if e := i + l; e < n && a.at[e] < 0 && categoryNouns[singularOf(t[e].low)] {
+				for _, c := range m.cands {
+					if c.c.distinct > 0 && c.c.distinct <= 60 {
+						m.end = e + 1
+						l++
+						break
+					}
+				}
+			}
 			a.addMention(m)
 			i += l - 1
 			break
 		}
+	}
+}
+
+// namesDateBeforeRange reports whether token i names a date column (by
+// its name, a derived word or a synonym: "retired" for retireYear) and a
+// time range follows it within two words ("retired in 2022").
+func (ix *index) namesDateBeforeRange(a *analysis, i int) bool {
+	follows := false
+	for k := i + 1; k <= i+3 && k < len(a.toks); k++ {
+		if a.cues[k] == cueDate {
+			follows = true
+			break
+		}
+		if !functionWords[a.low(k)] {
+			break
+		}
+	}
+	if !follows {
+		return false
+	}
+	st := a.toks[i].stem
+	for _, t := range ix.s.tables {
+		for _, c := range t.cols {
+			for _, w := range c.dateWords() {
+				if wordMatch(st, w) >= 0.6 {
+					return true
+				}
+				if r := text.Related(st, w); r == text.Synonym || r == text.DerivedForm {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// linkCodes links a code written in two parts ("econ 101", "CS 101")
+// to a value stored in one ("HIST204"): a word and the whole number after
+// it, read together.
+func (ix *index) linkCodes(a *analysis) {
+	t := a.toks
+	for i := 0; i+1 < len(t); i++ {
+		w, num := t[i], t[i+1]
+		if a.at[i] >= 0 || a.at[i+1] >= 0 || w.isNum || w.sym || !isLetters(w.low) || functionWords[w.low] ||
+			!num.isNum || num.numWord || strings.ContainsAny(num.raw, ".,") || isYear(num) {
+			continue
+		}
+		refs := ix.values.byKey[stem(w.low+num.raw)]
+		if len(refs) == 0 {
+			continue
+		}
+		m := &mention{start: i, end: i + 2, value: true, strong: true}
+		byCol := map[*colInfo]*cand{}
+		for _, r := range refs {
+			c := byCol[r.col]
+			if c == nil {
+				c = &cand{t: r.col.tab, c: r.col, score: 1}
+				byCol[r.col] = c
+				m.cands = append(m.cands, c)
+			}
+			c.vals = append(c.vals, r)
+		}
+		a.addMention(m)
+		a.cues[i], a.cues[i+1] = cueNone, cueNone
+		i++
 	}
 }
 
@@ -744,6 +975,11 @@ func (ix *index) linkSchema(a *analysis) {
 					ok = false
 					break
 				}
+				// "the most rented books": the verb stands alone.
+				if a.freqVerb > 0 && k == a.freqVerb && l > 1 {
+					ok = false
+					break
+				}
 				// "total fine": an aggregate word only ends a name
 				// ("invoice total"), it never starts one.
 				if l > 1 && k < i+l-1 && a.cues[k] == cueAgg {
@@ -766,6 +1002,17 @@ func (ix *index) linkSchema(a *analysis) {
 				cands = exact
 			}
 			if len(cands) == 0 {
+				continue
+			}
+			// A span of generic words ("used", "number") names a column
+			// only when it is the column's whole name.
+			allFiller := true
+			for k := i; k < i+l; k++ {
+				if !fillers[t[k].low] {
+					allFiller = false
+				}
+			}
+			if allFiller && cands[0].score < 1 {
 				continue
 			}
 			s := cands[0].score * (1 + 0.3*float64(l-1))
@@ -879,7 +1126,7 @@ func mergeable(a *analysis, m *mention) bool {
 }
 
 // absorbValueNames: a table or column named right next to a value says
-// where the value is: "the Fiction shelf", "genre Poetry", "status
+// where the value is: "the Westerns shelf", "genre Westerns", "status
 // delivered". The reading in that table wins and the name is absorbed.
 func (ix *index) absorbValueNames(a *analysis) {
 	for i, m := range a.ments {
@@ -898,7 +1145,7 @@ func (ix *index) absorbValueNames(a *analysis) {
 			if hi-lo > 1 || hi-lo == 1 && !functionWords[a.toks[lo].low] && !namingWords[a.toks[lo].low] {
 				continue
 			}
-			// A table name must touch the value ("the Fiction shelf",
+			// A table name must touch the value ("the Westerns shelf",
 			// "course called Algebra"): "books by Tolkien" relates
 			// two things. A column name may sit across a preposition
 			// ("composed by", "billed to").
@@ -909,7 +1156,9 @@ func (ix *index) absorbValueNames(a *analysis) {
 					if sc.score < o.cands[0].score-0.2 {
 						break
 					}
-					isLabel := len(vc.c.tab.label) == 1 && vc.c.tab.label[0] == vc.c
+					// A part of a label counts: "pupil Ada" names a pupil
+					// by a first name.
+					isLabel := containsCol(vc.c.tab.label, vc.c)
 					byTable := tableOK && isLabel && (sc.c == nil && sc.t == vc.c.tab || sc.c != nil && sc.c.fk != nil && sc.c.fk.to == vc.c.tab)
 					if byTable || sc.c == vc.c {
 						vc.score += 0.5
@@ -926,6 +1175,59 @@ func (ix *index) absorbValueNames(a *analysis) {
 				break
 			}
 		}
+	}
+}
+
+// joinNameParts reads a first name and the last name right after it
+// ("Ada Lovelace") as one person's: the readings of each keep to the
+// tables where both are names, and a table the question named for one
+// ("pupil Ada Lovelace") holds the other too.
+func (a *analysis) joinNameParts() {
+	for i := 0; i+1 < len(a.ments); i++ {
+		m1, m2 := a.ments[i], a.ments[i+1]
+		if !m1.value || !m2.value || m2.start != m1.end {
+			continue
+		}
+		names := func(m *mention) map[*tableInfo]*cand {
+			out := map[*tableInfo]*cand{}
+			for _, c := range m.cands {
+				if containsCol(c.c.tab.label, c.c) && len(c.c.tab.label) > 1 {
+					if out[c.c.tab] == nil {
+						out[c.c.tab] = c
+					}
+				}
+			}
+			return out
+		}
+		n1, n2 := names(m1), names(m2)
+		shared := false
+		for t, c1 := range n1 {
+			c2 := n2[t]
+			if c2 == nil || c1.c == c2.c {
+				continue
+			}
+			shared = true
+			if c1.boosted != c2.boosted {
+				c1.boosted, c2.boosted = true, true
+				c1.score = max(c1.score, c2.score)
+				c2.score = c1.score
+			}
+		}
+		if !shared {
+			continue
+		}
+		keep := func(m *mention, n, o map[*tableInfo]*cand) {
+			var out []*cand
+			for _, c := range m.cands {
+				if n[c.c.tab] == c && o[c.c.tab] != nil {
+					out = append(out, c)
+				}
+			}
+			sort.SliceStable(out, func(x, y int) bool { return out[x].score > out[y].score })
+			m.cands = out
+		}
+		keep(m1, n1, n2)
+		keep(m2, n2, n1)
 	}
 }
 
@@ -1017,7 +1319,15 @@ func (ix *index) schemaCands(span []token) []*cand {
 				// "order id", "invoice number": the key itself.
 				continue
 			}
-			sc := nameScore(content, trimID(words), c.comment)
+			tw := trimID(words)
+			sc := nameScore(content, tw, c.comment)
+			if tu := trimUnit(tw); len(tu) < len(tw) {
+				// "tips" for tipEUR, "weights" for weightKg.
+				sc = max(sc, nameScore(content, tu, nil))
+			}
+			if cs := categoryScore(content, c); cs > sc {
+				sc = cs
+			}
 			if dw := c.dateWords(); dw != nil {
 				if d := nameScore(content, dw, nil); d > sc {
 					sc = d
@@ -1025,7 +1335,7 @@ func (ix *index) schemaCands(span []token) []*cand {
 			}
 			// Qualified by the table name: "invoice total", "review rating"
 			// (not flags: "overdue loans" are loans that are).
-			if q := qualifiedScore(content, tb.words, trimID(words)); q > sc && c.kind != kindBool {
+			if q := qualifiedScore(content, tb.words, tw); q > sc && c.kind != kindBool {
 				sc = q
 			}
 			if c.fk != nil {
@@ -1037,6 +1347,16 @@ func (ix *index) schemaCands(span []token) []*cand {
 					sc -= 0.15
 				}
 				out = append(out, &cand{t: tb, c: c, score: sc})
+				// "the average mark": a letter mark kept next to its
+				// points (mark, mark_points) is averaged as the points.
+				if tw := numericTwin(c); tw != nil {
+					out = append(out, &cand{t: tb, c: tw, score: sc - 0.05})
+				}
+				// "the most common reason": a code kept next to its
+				// description is read as the description.
+				if d := describedBy(c); d != nil {
+					out = append(out, &cand{t: tb, c: d, score: sc + 0.01})
+				}
 			}
 		}
 	}
@@ -1053,10 +1373,87 @@ func (ix *index) schemaCands(span []token) []*cand {
 	return out
 }
 
-// trimID drops a trailing "id" word: author_id names an author.
-func trimID(words []string) []string {
-	if len(words) > 1 && words[len(words)-1] == "id" {
+// describedBy: the column that describes code column c in words
+// (reason_code → reason_description), or nil.
+func describedBy(c *colInfo) *colInfo {
+	if len(c.words) < 2 || c.words[len(c.words)-1] != "code" && c.words[len(c.words)-1] != "cd" || c.isPK || c.fk != nil || c.kind != kindText {
+		return nil
+	}
+	stemWords := c.words[:len(c.words)-1]
+	for _, o := range c.tab.cols {
+		if o == c || o.kind != kindText || len(o.words) != len(stemWords)+1 || !sameWords(o.words[:len(stemWords)], stemWords) {
+			continue
+		}
+		if hasPrefixAny(o.raw[len(o.raw)-1], "description", "desc", "name", "label", "text") {
+			return o
+		}
+	}
+	return nil
+}
+
+// numericTwin: the one number column of c's table whose name is c's
+// name and one more word (grade → grade points, size → size_kb), when c
+// holds text; else nil.
+func numericTwin(c *colInfo) *colInfo {
+	if c.kind != kindText || c.fk != nil {
+		return nil
+	}
+	var twin *colInfo
+	for _, o := range c.tab.cols {
+		if o == c || o.kind != kindNumber || len(o.words) != len(c.words)+1 || !sameWords(o.words[:len(c.words)], c.words) {
+			continue
+		}
+		if twin != nil {
+			return nil
+		}
+		twin = o
+	}
+	return twin
+}
+
+// unitSuffixes end a column name with the unit its numbers are in.
+var unitSuffixes = map[string]bool{"usd": true, "eur": true, "gbp": true, "hrs": true, "hr": true, "kg": true, "km": true,
+	"mins": true, "secs": true, "cents": true, "pct": true, "lbs": true}
+
+// trimUnit drops a trailing unit word: tipEUR names a tip.
+func trimUnit(words []string) []string {
+	if len(words) > 1 && unitSuffixes[words[len(words)-1]] {
 		return words[:len(words)-1]
+	}
+	return words
+}
+
+// categoryNouns name a kind of thing: "room class", "visit type".
+var categoryNouns = map[string]bool{"class": true, "type": true, "kind": true, "category": true, "tier": true, "sort": true}
+
+// categoryScore: "room class" names a short list of text values whose
+// column starts with "room" (room_grade), whatever its last word: a
+// category noun after the column's leading words.
+func categoryScore(content []token, c *colInfo) float64 {
+	if len(content) < 2 || !categoryNouns[singularOf(content[len(content)-1].low)] || c.kind != kindText || c.fk != nil ||
+		c.distinct <= 0 || c.distinct > 60 || len(c.words) < 2 {
+		return 0
+	}
+	front := content[:len(content)-1]
+	if len(front) != len(c.words)-1 {
+		return 0
+	}
+	for i, t := range front {
+		if wordMatch(t.stem, c.words[i]) < 0.85 {
+			return 0
+		}
+	}
+	return 1.1
+}
+
+// trimID drops a trailing word that only says what kind of column it is:
+// author_id names an author, shift_code a shift, retired_flag being retired.
+func trimID(words []string) []string {
+	if len(words) > 1 {
+		switch words[len(words)-1] {
+		case "id", "code", "cd", "flag", "flg", "ind", "indic":
+			return words[:len(words)-1]
+		}
 	}
 	return words
 }
@@ -1070,11 +1467,34 @@ func nameScore(content []token, words, comment []string) float64 {
 	if len(words) == 0 {
 		return 0
 	}
-	usedW := make([]bool, len(words))
+	var ub [16]bool
+	usedW := ub[:0]
+	if len(words) <= len(ub) {
+		usedW = ub[:len(words)]
+	} else {
+		usedW = make([]bool, len(words))
+	}
 	total := 0.0
 	headHit := false
 	ok := true
 	for _, t := range content {
+		// A run-together name split into words ("wishlist" → wish list)
+		// is still named by the word as one.
+		joined := false
+		for wi := 0; wi+1 < len(words); wi++ {
+			if !usedW[wi] && !usedW[wi+1] && len(t.stem) > len(words[wi]) && t.stem == words[wi]+words[wi+1] {
+				usedW[wi], usedW[wi+1] = true, true
+				total += 2
+				if wi+1 == len(words)-1 {
+					headHit = true
+				}
+				joined = true
+				break
+			}
+		}
+		if joined {
+			continue
+		}
 		bestW, bestS := -1, 0.0
 		for wi, w := range words {
 			if usedW[wi] {
@@ -1140,7 +1560,8 @@ func qualifiedScore(content []token, tableWords, colWords []string) float64 {
 	if len(colWords) >= len(tableWords) && sameWords(colWords[:len(tableWords)], tableWords) {
 		return 0
 	}
-	all := append(append([]string(nil), tableWords...), colWords...)
+	var buf [16]string
+	all := append(append(buf[:0], tableWords...), colWords...)
 	s := nameScore(content, all, nil)
 	// At least one column word must be named.
 	hitCol := false
@@ -1157,6 +1578,175 @@ func qualifiedScore(content []token, tableWords, colWords []string) float64 {
 	return s
 }
 
+var (
+	personWords = map[string]bool{"people": true, "person": true, "persons": true, "individuals": true, "humans": true, "folks": true}
+	// genderWords: the words for women and men, and the values a gender
+	// column holds for them.
+	genderWords = map[string][]string{
+		"women": {"f", "female"}, "woman": {"f", "female"}, "female": {"f", "female"}, "females": {"f", "female"},
+		"ladies": {"f", "female"}, "girls": {"f", "female"},
+		"men": {"m", "male"}, "man": {"m", "male"}, "male": {"m", "male"}, "males": {"m", "male"}, "boys": {"m", "male"},
+	}
+)
+
+// personTables lists the tables whose rows are people, known from their
+// columns: a birth date, a first and a last name, or a gender column.
+func (ix *index) personTables() []*tableInfo {
+	var out []*tableInfo
+	for _, t := range ix.s.tables {
+		if !t.view && isPersonTable(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// isPersonTable: t's columns show its rows are people.
+func isPersonTable(t *tableInfo) bool {
+	first, last, person := false, false, false
+	for _, c := range t.cols {
+		for _, w := range c.raw {
+			switch w {
+			case "birth", "birthdate", "dob", "gender", "sex":
+				person = true
+			case "first", "firstname", "given", "forename":
+				first = true
+			case "last", "lastname", "surname", "family":
+				last = true
+			}
+		}
+	}
+	return person || first && last
+}
+
+// linkPeople links "people"/"person" to the one table whose rows are
+// people, and "women"/"men" to the values of the one column that holds
+// F/M (or female/male) codes. With several such tables or columns the
+// word stays unlinked and the planner refuses rather than guess.
+func (ix *index) linkPeople(a *analysis) {
+	for i, t := range a.toks {
+		if a.at[i] >= 0 || t.quote > 0 || a.cues[i] != cueNone && a.cues[i] != cueFiller {
+			continue
+		}
+		if personWords[t.low] {
+			if ts := ix.personTables(); len(ts) == 1 {
+				a.addMention(&mention{start: i, end: i + 1, cands: []*cand{{t: ts[0], score: 1}}})
+			}
+			continue
+		}
+		keys, ok := genderWords[t.low]
+		if !ok {
+			continue
+		}
+		var found []*cand
+		for _, k := range keys {
+			for _, ref := range ix.values.byKey[k] {
+				if ix.genderColumn(ref.col) {
+					found = append(found, &cand{t: ref.col.tab, c: ref.col, vals: []*valueRef{ref}, score: 1})
+				}
+			}
+		}
+		if len(found) == 1 {
+			a.addMention(&mention{start: i, end: i + 1, cands: found, value: true, strong: true})
+		}
+	}
+}
+
+// genderColumn: the column holds both a women's and a men's code.
+func (ix *index) genderColumn(c *colInfo) bool {
+	has := func(keys ...string) bool {
+		for _, k := range keys {
+			for _, ref := range ix.values.byKey[k] {
+				if ref.col == c {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has("f", "female") && has("m", "male")
+}
+
+// eventDates reads a word that names a date column in a question that
+// asks for a time range or a time bucket ("hired in 2020", "hires per
+// month", "who was hired on 2013-08-27") as the event of that column's
+// rows: the rows of its table are counted or listed, and the column is
+// the one the range or bucket applies to (dateColumn prefers it).
+func (a *analysis) eventDates() {
+	if len(a.dates) == 0 && len(a.buckets) == 0 {
+		return
+	}
+	for _, m := range a.ments {
+		if m.value || len(m.cands) == 0 {
+			continue
+		}
+		top := m.cands[0]
+		if top.c == nil || top.c.kind != kindDate || top.c.fk != nil {
+			continue
+		}
+		ev := &cand{t: top.c.tab, score: top.score + 0.01, event: true}
+		m.cands = append([]*cand{ev}, m.cands...)
+	}
+}
+
+// linkRelated links a content word that names nothing in the schema
+// through general English (WordNet, core/text.Related): a synonym or
+// derived word of a schema word ("prescribed" → prescription, "taught" →
+// teacher), else the class it belongs to ("clinics" → institution). Only
+// words nothing else linked get this reading, and for less than a name.
+func (ix *index) linkRelated(a *analysis) {
+	for i, t := range a.toks {
+		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 4 ||
+			fillers[t.low] || fillerStems[t.stem] || functionWords[t.low] {
+			continue
+		}
+		var best []*cand
+		bestScore := 0.0
+		for _, w := range ix.wordList {
+			if len(w) < 4 {
+				continue
+			}
+			weight := 0.0
+			switch text.Related(t.stem, w) {
+			case text.Synonym, text.DerivedForm:
+				weight = 0.75
+			case text.Broader:
+				weight = 0.65
+			default:
+				continue
+			}
+			tk := t
+			tk.low, tk.stem = w, w
+			cands := ix.schemaCands([]token{tk})
+			if len(cands) == 0 || cands[0].score*weight <= bestScore {
+				continue
+			}
+			for _, c := range cands {
+				c.score *= weight
+			}
+			best, bestScore = cands, cands[0].score
+		}
+		if best != nil {
+			a.addMention(&mention{start: i, end: i + 1, cands: best})
+		}
+	}
+}
+
+// ownerWords name the organisation that keeps a database ("the
+// company", "the college"); ownerFollow are the words that may follow one.
+var (
+	ownerWords = func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range []string{"company", "business", "firm", "organization", "organisation", "college", "university",
+			"school", "hospital", "clinic", "airline", "library", "fleet", "schedule", "catalogue", "catalog", "team", "practice", "agency"} {
+			m[stem(w)] = true
+		}
+		return m
+	}()
+	ownerFollow = map[string]bool{"have": true, "has": true, "had": true, "employ": true, "employs": true, "offer": true,
+		"offers": true, "run": true, "runs": true, "keep": true, "keeps": true, "own": true, "owns": true}
+)
+
 // findUnknown lists content words that are neither cues, fillers nor
 // linked.
 func (a *analysis) findUnknown() {
@@ -1170,6 +1760,98 @@ func (a *analysis) findUnknown() {
 		if fillers[t.low] || fillerStems[t.stem] {
 			continue
 		}
+		// "the company", "our college", "the fleet": a word the schema
+		// does not name, after "the"/"our", closing the question or
+		// before "have"/"employ"/"offer", names whoever keeps the
+		// database, not a filter.
+		if ownerWords[t.stem] && (a.low(i-1) == "the" || a.low(i-1) == "our" || a.low(i-1) == "this") &&
+			(i+1 == len(a.toks) || ownerFollow[a.low(i+1)]) {
+			a.cues[i] = cueFiller
+			continue
+		}
 		a.unknown = append(a.unknown, i)
 	}
+}
+
+// closestValueWord: the one word of the indexed values one typing error
+// from w (same first letter), or "".
+func (ix *index) closestValueWord(w string) string {
+	best, ties := "", 0
+	for v := range ix.valueVocab {
+		if v[0] != w[0] || len(v) < len(w)-1 || len(v) > len(w)+1 || text.Distance(w, v, 1) > 1 {
+			continue
+		}
+		if best != "" && stem(v) != stem(best) {
+			ties++
+		}
+		best = v
+	}
+	if ties > 0 {
+		return ""
+	}
+	return best
+}
+
+// correct replaces a word that matches nothing — no schema name, value,
+// synonym or word of the planner's own vocabulary — by the one vocabulary
+// word within one typing error of it (two for long words) with the same
+// first letter: "custmers" → customers, "ordres" → orders, "befor" →
+// before. A word with several equally close candidates is left alone.
+func (ix *index) correct(toks []token) []token {
+	for i, t := range toks {
+		// Names (capitalised: "German") and known irregular forms
+		// ("died") are words, not typing errors.
+		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.vocab[t.low] || ix.schemaWord(t.stem) ||
+			fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) {
+			continue
+		}
+		if t.upper {
+			// A capitalised word is a name: corrected only when it is
+			// no English word and one letter from a word of a value
+			// ("Zembal" → Zembla).
+			if text.Known(t.low) {
+				continue
+			}
+			// A name that another name extends ("Slovak", "Slovakia")
+			// is a word of its own.
+			if w := ix.closestValueWord(t.low); w != "" && !strings.HasPrefix(w, t.low) && !strings.HasPrefix(t.low, w) {
+				toks[i].low, toks[i].stem = w, stem(w)
+			}
+			continue
+		}
+		if w, ok := lexiconStems[t.stem]; ok {
+			// "befor": the planner's own word with a letter lost.
+			toks[i].low = w
+			continue
+		}
+		if fillerStems[t.stem] {
+			continue
+		}
+		maxD := 1
+		if len(t.low) >= 9 && !strings.HasSuffix(t.low, "ing") && !strings.HasSuffix(t.low, "ed") && !strings.HasSuffix(t.low, "s") {
+			maxD = 2
+		}
+		best, bestD, ties := "", maxD+1, 0
+		for w := range ix.vocab {
+			if w[0] != t.low[0] || len(w) < len(t.low)-maxD || len(w) > len(t.low)+maxD {
+				continue
+			}
+			d := text.Distance(t.low, w, maxD)
+			switch {
+			case d < bestD:
+				best, bestD, ties = w, d, 0
+			case d == bestD && stem(w) != stem(best):
+				ties++
+			}
+		}
+		if best == "" || ties > 0 {
+			continue
+		}
+		if strings.HasPrefix(best, t.low) && text.Known(t.low) {
+			// "late" is a word, not "later" with a letter lost.
+			continue
+		}
+		toks[i].low, toks[i].stem = best, stem(best)
+	}
+	return toks
 }

@@ -18,14 +18,14 @@
 // question must play a part in the plan. A value that two columns could
 // hold equally well is not guessed either; both readings are offered.
 //
-// The package also holds the evaluation used to measure it (Compare, the
-// BIRD-style result comparison; LoadCases and Evaluate over the gold files
-// in data/eval) so that other providers can be scored the same way.
+// It is measured with core/eval (the gold files in data/eval), like every
+// other provider.
 package offline
 
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +33,7 @@ import (
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/verify"
 )
 
 // Provider is the name the planner reports in answer bundles.
@@ -50,6 +51,9 @@ const (
 // first use; it is safe for concurrent use.
 type Planner struct {
 	d *db.DB
+	// indexDir keeps the value index's scans between runs (persist.go);
+	// empty keeps none.
+	indexDir string
 
 	mu  sync.Mutex
 	idx *index
@@ -62,12 +66,44 @@ type index struct {
 	values *valueIndex
 	// words: every stem of a table or column name and its synonyms.
 	words map[string]bool
-	built time.Duration
+	// wordList: the stems of table and column names, sorted.
+	wordList []string
+	// tableWords: every stem of a table name and its synonyms.
+	tableWords map[string]bool
+	// hasPeriods: some table has rows with an open-ended period.
+	hasPeriods bool
+	// vocab: every word a question may use that the planner knows — the
+	// words of names and values and its own vocabulary — for correcting
+	// typing errors.
+	vocab map[string]bool
+	// valueVocab: the words of indexed values, for correcting names.
+	valueVocab map[string]bool
+	// glosses: codes and the words column comments give them.
+	glosses []glossRef
+	// codeColumns: columns of short upper-case codes, for abbreviations.
+	codeColumns []codeColumn
+	// words2: the values holding each word (stem); valueWords: those
+	// words, sorted.
+	words2     wordIndex
+	valueWords []string
+	built      time.Duration
+	// keptScans counts the scans read from the state directory;
+	// keptCatalog: the catalog came from there too, not the database.
+	keptScans   int
+	keptCatalog bool
 }
 
 // New returns a planner for d.
 func New(d *db.DB) *Planner {
 	return &Planner{d: d}
+}
+
+// NewKept returns a planner for d that keeps what its value index read
+// of the data in dir (DefaultIndexDir in production), so that the next
+// planner on the same database, in this process or another, builds its
+// index without scanning the data again.
+func NewKept(d *db.DB, dir string) *Planner {
+	return &Planner{d: d, indexDir: dir}
 }
 
 // index returns the planner's index, building it on first use.
@@ -78,17 +114,52 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 		return p.idx, nil
 	}
 	start := time.Now()
-	cat, err := p.d.Catalog(ctx)
+	kept, cat, err := openKept(ctx, p.indexDir, p.d)
 	if err != nil {
 		return nil, err
 	}
-	s := newSchema(cat)
+	s := newSchema(cat, p.d.Dialect())
 	ix := &index{s: s}
-	ix.values = buildValues(ctx, p.d, s)
+	ix.values = buildValues(context.WithValue(ctx, scanCacheKey{}, kept), p.d, s)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	ix.words = schemaWords(s)
+	ix.keptScans, ix.keptCatalog = kept.reused(), kept.catalogKept()
+	_ = kept.save() // best effort: the next run scans again
+	// The data may have shown flags and integer years: place rows in
+	// time again.
+	for _, t := range s.tables {
+		t.mainDate = t.findMainDate()
+		t.label = t.findLabel()
+		if !t.view && t.openEnd() != nil {
+			ix.hasPeriods = true
+		}
+	}
+	ix.words, ix.tableWords = schemaWords(s)
+	ix.wordList = nameWords(s)
+	ix.vocab = vocabulary(s, ix.values)
+	ix.valueVocab = map[string]bool{}
+	for _, refs := range ix.values.byKey {
+		for _, r := range refs {
+			for _, w := range splitName(r.text) {
+				if len(w) >= 4 && isLetters(w) {
+					ix.valueVocab[w] = true
+				}
+			}
+		}
+	}
+	ix.glosses = buildGlosses(s, ix.values)
+	ix.codeColumns = findCodeColumns(ix.values)
+	ix.words2 = buildWordIndex(ix.values)
+	for w := range ix.words2 {
+		ix.valueWords = append(ix.valueWords, w)
+	}
+	sort.Strings(ix.valueWords)
+	for _, g := range ix.glosses {
+		for _, w := range g.words {
+			ix.vocab[w] = true
+		}
+	}
 	ix.built = time.Since(start)
 	p.idx = ix
 	return ix, nil
@@ -101,19 +172,51 @@ func (p *Planner) Warm(ctx context.Context) error {
 	return err
 }
 
-func schemaWords(s *schema) map[string]bool {
-	words := map[string]bool{}
+// nameWords lists, sorted and once each, the stems of the schema's table
+// and column names (not their synonyms).
+func nameWords(s *schema) []string {
+	seen := map[string]bool{}
+	var out []string
 	add := func(w string) {
-		words[w] = true
-		for _, g := range synGroup[w] {
-			for _, o := range synonymGroups[g] {
-				words[stem(o)] = true
-			}
+		if !seen[w] && w != "id" {
+			seen[w] = true
+			out = append(out, w)
 		}
 	}
 	for _, t := range s.tables {
 		for _, w := range t.words {
 			add(w)
+		}
+		for _, c := range t.cols {
+			for _, w := range c.words {
+				add(w)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func schemaWords(s *schema) (map[string]bool, map[string]bool) {
+	words, tables := map[string]bool{}, map[string]bool{}
+	addTo := func(m map[string]bool, w string) {
+		m[w] = true
+		for _, g := range synGroup[w] {
+			for _, o := range synonymGroups[g] {
+				m[stem(o)] = true
+			}
+		}
+	}
+	add := func(w string) { addTo(words, w) }
+	for _, t := range s.tables {
+		for _, w := range t.words {
+			add(w)
+		}
+		if !t.view && len(t.words) == 1 {
+			addTo(tables, t.words[0])
+		} else if !t.view && len(t.words) > 0 {
+			// The head noun of a table named in several words.
+			addTo(tables, t.words[len(t.words)-1])
 		}
 		for _, c := range t.cols {
 			for _, w := range c.words {
@@ -123,7 +226,39 @@ func schemaWords(s *schema) map[string]bool {
 			}
 		}
 	}
-	return words
+	return words, tables
+}
+
+// vocabulary collects the words of table and column names, of indexed
+// values and of the planner's word lists.
+func vocabulary(s *schema, vi *valueIndex) map[string]bool {
+	v := map[string]bool{}
+	add := func(w string) {
+		if len(w) >= 3 && isLetters(w) {
+			v[w] = true
+		}
+	}
+	for _, t := range s.tables {
+		for _, w := range t.raw {
+			add(w)
+		}
+		for _, c := range t.cols {
+			for _, w := range c.raw {
+				add(w)
+			}
+		}
+	}
+	for _, refs := range vi.byKey {
+		for _, r := range refs {
+			for _, w := range splitName(r.text) {
+				add(w)
+			}
+		}
+	}
+	for _, ws := range lexiconWords() {
+		add(ws)
+	}
+	return v
 }
 
 // Answer answers one question. A question the planner cannot map comes back
@@ -144,6 +279,11 @@ func (p *Planner) Answer(ctx context.Context, question string) (*answer.Bundle, 
 		b.Status = answer.StatusRefused
 		b.Answer = res.refusal
 		b.FollowUps = res.options
+		if len(res.options) > 0 {
+			// Two readings and no word to decide: ask which.
+			b.Status = answer.StatusClarify
+			b.Clarification = &answer.Clarification{Question: res.refusal, Options: res.options}
+		}
 		if len(b.FollowUps) == 0 {
 			b.FollowUps = ix.followUps(nil, question, "")
 		}
@@ -165,12 +305,95 @@ func (p *Planner) Answer(ctx context.Context, question string) (*answer.Bundle, 
 	b.Status = answer.StatusAnswered
 	b.Columns, b.Rows, b.RowCount, b.Truncated = r.Columns, r.Rows, r.RowCount, r.Truncated
 	b.Answer = res.plan.sentence(r)
+	if res.plan.note != "" {
+		b.Answer += " " + res.plan.note
+	}
 	b.Chart = res.plan.chart(r)
 	b.FollowUps = ix.followUps(res.plan, question, res.sql)
+	// The planner's own filters are checked against the data as a model's
+	// are (core/verify); a literal no row holds is told to the reader.
+	if rep := verify.Check(ctx, p.d, res.sql, r, verify.Options{}); len(rep.Literals) > 0 || len(rep.Notes) > 0 {
+		b.Checks = &answer.Checks{Literals: rep.Literals, Notes: rep.Notes}
+		b.Flags = append(b.Flags, verify.LiteralNotes(p.d, rep.Literals)...)
+	}
 	b.Timings.SQLMS = r.Elapsed.Milliseconds()
 	b.Timings.TotalMS = time.Since(start).Milliseconds()
 	b.Steps[0].Summary = fmt.Sprintf("%d rows", r.RowCount)
 	return b, nil
+}
+
+// AnswerAfter answers question as the next in a conversation: prior are
+// its earlier exchanges, oldest first, and last is the bundle of the
+// question just before (nil at the start), with any clarification it asked
+// or choices it offered. A short reply to the planner's own question
+// ("the second one", "student") answers the reading it picks; anything
+// else is read alone, as Answer does.
+func (p *Planner) AnswerAfter(ctx context.Context, prior []answer.Turn, last *answer.Bundle, question string) (*answer.Bundle, error) {
+	if last != nil && last.Status == answer.StatusClarify && last.Clarification != nil {
+		if opt := chooseOption(last.Question, last.Clarification.Options, question); opt != "" {
+			// The reply picks one of the readings offered: answer it.
+			return p.Answer(ctx, opt)
+		}
+	}
+	return p.Answer(ctx, question)
+}
+
+// chooseOption reads a reply to a clarification: "the first", "2", "the
+// other one", or a word that only one of the options added to the
+// question ("student"). It returns the option chosen, or "".
+func chooseOption(asked string, options []string, reply string) string {
+	if len(options) == 0 {
+		return ""
+	}
+	toks := tokenize(reply)
+	var content []token
+	for _, t := range toks {
+		if !fillers[t.low] && t.low != "one" && t.low != "please" {
+			content = append(content, t)
+		}
+	}
+	ordinal := map[string]int{"first": 0, "1": 0, "1st": 0, "former": 0, "second": 1, "2": 1, "2nd": 1, "two": 1, "latter": 1,
+		"third": 2, "3": 2, "3rd": 2, "three": 2}
+	if len(content) == 1 {
+		if i, ok := ordinal[content[0].low]; ok && i < len(options) {
+			return options[i]
+		}
+		if content[0].low == "other" && len(options) == 2 {
+			return options[1]
+		}
+	}
+	if len(content) == 0 || len(content) > 4 {
+		return ""
+	}
+	inAsked := map[string]bool{}
+	for _, t := range tokenize(asked) {
+		inAsked[t.stem] = true
+	}
+	pick := -1
+	for i, o := range options {
+		words := map[string]bool{}
+		for _, t := range tokenize(o) {
+			if !inAsked[t.stem] {
+				words[t.stem] = true
+			}
+		}
+		all := true
+		for _, t := range content {
+			if !words[t.stem] {
+				all = false
+			}
+		}
+		if all {
+			if pick >= 0 {
+				return ""
+			}
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return ""
+	}
+	return options[pick]
 }
 
 // Explain describes how the planner reads a question: tokens, links, the
@@ -225,7 +448,7 @@ func (ix *index) explain(question string) string {
 	return b.String()
 }
 
-var cueNames = map[cue]string{cueCount: "count", cueAgg: "agg", cueSuper: "super", cueAdj: "adj", cueN: "n", cueGroup: "group",
+var cueNames = map[cue]string{cueCurrent: "current", cueFormer: "former", cueCount: "count", cueAgg: "agg", cueSuper: "super", cueAdj: "adj", cueN: "n", cueGroup: "group",
 	cueDistinct: "distinct", cueBucket: "bucket", cueDate: "date", cueCmp: "cmp", cueNumber: "num", cueNeg: "neg",
 	cueList: "list", cueExists: "exists", cueSort: "sort"}
 
@@ -250,6 +473,10 @@ func (ix *index) plan(question string) (res planResult) {
 	if q == "" {
 		return planResult{refusal: "Ask a question about the data, for example " + ix.example() + "."}
 	}
+	if verb := writeIntent(tokenize(q)); verb != "" {
+		return planResult{refusal: "tablewise only reads this database (it is opened read-only): it cannot " + verb + " anything, and nothing was changed. " +
+			"Ask about the data instead, for example " + ix.example() + "."}
+	}
 	a := ix.analyze(q)
 	p, why, options := ix.build(a)
 	if why != "" {
@@ -263,6 +490,41 @@ func (ix *index) plan(question string) (res planResult) {
 		return planResult{refusal: refusalMessage("I could not connect the tables the question needs ("+err.Error()+").", ix)}
 	}
 	return planResult{plan: p, sql: sql}
+}
+
+// writeVerbs ask to change the database.
+var writeVerbs = map[string]string{
+	"drop": "drop", "delete": "delete", "remove": "remove", "insert": "insert", "update": "update", "create": "create",
+	"add": "add", "alter": "alter", "truncate": "truncate", "rename": "rename", "change": "change", "modify": "modify",
+	"mark": "mark", "set": "set", "edit": "edit", "erase": "erase", "purge": "purge", "wipe": "wipe", "replace": "replace",
+	"assign": "assign", "cancel": "cancel", "reset": "reset", "overwrite": "overwrite", "merge": "merge", "upsert": "upsert",
+}
+
+// writeIntent returns the verb of a request to change the data ("Drop the
+// prices table", "please delete all orders from June", "can you mark
+// flight 12 as cancelled"), or "".
+func writeIntent(toks []token) string {
+	i := 0
+	skip := func(ws ...string) bool {
+		for k, w := range ws {
+			if i+k >= len(toks) || toks[i+k].low != w {
+				return false
+			}
+		}
+		i += len(ws)
+		return true
+	}
+	for progress := true; progress && i < len(toks); {
+		progress = skip("please") || skip("can", "you") || skip("could", "you") || skip("would", "you") || skip("will", "you") ||
+			skip("i", "want", "to") || skip("i", "would", "like", "to") || skip("i", "need", "to") || skip("let", "us") ||
+			skip("go", "ahead", "and") || skip("now")
+	}
+	if i < len(toks) {
+		if v, ok := writeVerbs[toks[i].low]; ok && i+1 < len(toks) {
+			return v
+		}
+	}
+	return ""
 }
 
 // refusalMessage wraps what could not be mapped with what to do instead.

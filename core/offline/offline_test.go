@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 func TestRefusals(t *testing.T) {
@@ -20,11 +21,17 @@ func TestRefusals(t *testing.T) {
 		{"Why did sales drop in the summer of 2023?", []string{"explain causes"}},
 		{"Predict how many orders we will get next month", []string{"predict"}},
 		{"What percentage of orders were cancelled?", []string{"percentages"}},
-		{"Delete all cancelled orders", []string{"read-only"}},
+		{"Delete all cancelled orders", []string{"read-only", "cannot delete"}},
+		{"Drop the customers table", []string{"read-only", "cannot drop"}},
+		{"Please mark order 5 as shipped", []string{"read-only", "cannot mark"}},
 		{"How many reviews are in German?", []string{`"German"`}},
 		{"How many employees report to Harriet Vance?", []string{"relate to each other"}},
 		{"How many tracks are longer than 5 kilobytes?", nil},
 		{"Which products sell the best?", []string{"best"}},
+		// A quoted value of symbols only is a value to find, not noise:
+		// dropping it would count every customer.
+		{`How many customers are in "%"?`, []string{`"%"`}},
+		{`How many products are in category "#"?`, []string{`"#"`}},
 		{"", []string{"Ask a question"}},
 	}
 	for _, tt := range tests {
@@ -44,7 +51,9 @@ func TestRefusals(t *testing.T) {
 					t.Errorf("message %q does not mention %q", b.Answer, m)
 				}
 			}
-			if tt.question != "" {
+			if write := strings.Contains(b.Answer, "read-only"); write && strings.Contains(b.Answer, "ANTHROPIC_API_KEY") {
+				t.Errorf("a request to write suggests a model, which could not write either: %s", b.Answer)
+			} else if tt.question != "" && !write {
 				for _, env := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"} {
 					if !strings.Contains(b.Answer, env) {
 						t.Errorf("message does not say how to configure a model (%s): %s", env, b.Answer)
@@ -71,8 +80,11 @@ func TestAmbiguousValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Status != answer.StatusRefused || !strings.Contains(b.Answer, "artist") || !strings.Contains(b.Answer, "composer") {
+	if b.Status != answer.StatusClarify || !strings.Contains(b.Answer, "artist") || !strings.Contains(b.Answer, "composer") {
 		t.Fatalf("status %s: %s", b.Status, b.Answer)
+	}
+	if b.Clarification == nil || len(b.Clarification.Options) != 2 {
+		t.Fatalf("clarification %+v", b.Clarification)
 	}
 	if len(b.FollowUps) != 2 {
 		t.Fatalf("follow-ups %q", b.FollowUps)
@@ -223,5 +235,23 @@ func TestFollowUpsDoNotRepeatTheQuestion(t *testing.T) {
 		if r, _ := tp.p.Answer(context.Background(), f); r != nil && r.SQL == b.SQL {
 			t.Errorf("follow-up %q asks the same thing again", f)
 		}
+	}
+}
+
+// A quoted value made of symbols filters on exactly that value ('%' is no
+// wildcard).
+func TestQuotedSymbolValueFilters(t *testing.T) {
+	path := testdb.Build(t, "symbols.db", `CREATE TABLE discounts(id INTEGER PRIMARY KEY, symbol TEXT, amount REAL);
+INSERT INTO discounts(symbol, amount) VALUES ('%', 10), ('%', 15), ('fixed', 5), ('50%', 50), ('fixed', 7);`)
+	tp := openPlanner(t, path)
+	b, err := tp.p.Answer(context.Background(), `How many discounts have symbol "%"?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Status != answer.StatusAnswered || len(b.Rows) != 1 || b.Rows[0][0] != int64(2) {
+		t.Fatalf("status %s, SQL %s, rows %v, answer %s", b.Status, b.SQL, b.Rows, b.Answer)
+	}
+	if !strings.Contains(b.SQL, "'%'") || strings.Contains(strings.ToUpper(b.SQL), "LIKE") {
+		t.Errorf("SQL %s", b.SQL)
 	}
 }

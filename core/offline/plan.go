@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
 )
 
 // plan is a small typed query: one measure (or a listing) over a base
@@ -23,6 +24,9 @@ type plan struct {
 	show     []*colInfo
 	order    orderKey
 	limit    int
+	// ties: the question asks for the top without a number; every row
+	// tied with the first is returned (limit is then 1).
+	ties bool
 	// leftFrom: count per entity including entities with no rows: FROM
 	// leftFrom LEFT JOIN … base.
 	leftFrom *tableInfo
@@ -39,6 +43,13 @@ type plan struct {
 	unit  string
 	// shape is the question shape, for tests and follow-ups.
 	shape string
+	// note is said after the answer: a reading the planner chose that the
+	// question did not name ("measured as amount, …").
+	note string
+	// current: tables whose rows are restricted to their current period,
+	// so that they may be joined from their parent without multiplying
+	// rows ("average current wage per job grade").
+	current map[*tableInfo]bool
 }
 
 // group is one GROUP BY term: a column, an entity (its key, shown by its
@@ -76,17 +87,17 @@ type orderKey struct {
 
 func quoteCol(c *colInfo, qualify bool) string {
 	if !qualify {
-		return db.QuoteIdentIfNeeded(c.name)
+		return c.tab.ident(c.name)
 	}
-	return db.QuoteIdentIfNeeded(c.tab.name) + "." + db.QuoteIdentIfNeeded(c.name)
+	return c.tab.ident(c.tab.name) + "." + c.tab.ident(c.name)
 }
 
-func quoteTable(t *tableInfo) string { return db.QuoteIdentIfNeeded(t.name) }
+func quoteTable(t *tableInfo) string { return t.ident(t.name) }
 
-func literal(v any) string {
+func literal(dl engine.Dialect, v any) string {
 	switch x := v.(type) {
 	case string:
-		return db.QuoteString(x)
+		return dl.QuoteString(x)
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case int:
@@ -96,7 +107,7 @@ func literal(v any) string {
 	case nil:
 		return "NULL"
 	}
-	return db.QuoteString(fmt.Sprint(v))
+	return dl.QuoteString(fmt.Sprint(v))
 }
 
 // errNoPath: a needed table cannot be joined to the base.
@@ -110,6 +121,9 @@ type joinSet struct {
 	via    map[*tableInfo]bool
 	joined map[*tableInfo]bool
 	joins  []string
+	// current: histories that may be joined one-to-many because only
+	// their current rows are kept (see uniqueWhenCurrent).
+	current map[*tableInfo]bool
 	// subqueries keyed by the first backward step.
 	subs     map[string]*subquery
 	subOrder []string
@@ -132,6 +146,12 @@ func (j *joinSet) need(t *tableInfo) error {
 		return nil
 	}
 	steps, ok := j.s.pathVia(j.base, t, j.via)
+	if ok && !allForward(steps) && j.current != nil && uniqueWhenCurrent(steps, j.current) {
+		// Through histories whose current rows are kept: one row per
+		// parent, so the join does not multiply rows.
+		j.addSteps(steps)
+		return nil
+	}
 	if !ok || !allForward(steps) {
 		// Try from any table already joined.
 		var best []joinStep
@@ -156,12 +176,7 @@ func (j *joinSet) addSteps(steps []joinStep) {
 			continue
 		}
 		j.joined[d] = true
-		var on string
-		if st.forward {
-			on = quoteCol(st.e.toCol, true) + " = " + quoteCol(st.e.fromCol, true)
-		} else {
-			on = quoteCol(st.e.fromCol, true) + " = " + quoteCol(st.e.toCol, true)
-		}
+		on := onClause(st.e, st.forward)
 		j.joins = append(j.joins, "JOIN "+quoteTable(d)+" ON "+on)
 	}
 }
@@ -221,6 +236,28 @@ func (sq *subquery) render() string {
 
 // render turns the plan into one SELECT statement.
 func (p *plan) render(s *schema) (string, error) {
+	if p.ties && p.limit == 1 && p.outer == aggNone {
+		key := p.tieKey()
+		if key != "" {
+			inner := *p
+			inner.ties, inner.limit = false, 0
+			sql, err := inner.render(s)
+			if err != nil {
+				return "", err
+			}
+			fn := "MAX"
+			if !p.order.desc {
+				fn = "MIN"
+			}
+			// Every row whose key equals the best one, in the inner
+			// query's order; the ranking is computed once.
+			name := "ranked"
+			for s.byName[name] != nil {
+				name += "_rows" // never a table's own name
+			}
+			return "WITH " + name + " AS (" + sql + ") SELECT * FROM " + name + " WHERE " + key + " = (SELECT " + fn + "(" + key + ") FROM " + name + ")", nil
+		}
+	}
 	if p.outer != aggNone {
 		inner := *p
 		inner.outer = aggNone
@@ -229,9 +266,9 @@ func (p *plan) render(s *schema) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		alias := db.QuoteIdentIfNeeded(p.measureAlias())
-		return "SELECT " + p.outer.sql() + "(" + alias + ") AS " + db.QuoteIdentIfNeeded(strings.ToLower(p.outer.sql())+"_"+p.measureAlias()) +
-			" FROM (" + sql + ")", nil
+		alias := p.base.ident(p.measureAlias())
+		return "SELECT " + p.outer.sql() + "(" + alias + ") AS " + p.base.ident(strings.ToLower(p.outer.sql())+"_"+p.measureAlias()) +
+			" FROM (" + sql + ") AS per_group", nil // PostgreSQL before 16 and MySQL require the alias
 	}
 	via := map[*tableInfo]bool{}
 	for _, f := range p.filters {
@@ -248,6 +285,7 @@ func (p *plan) render(s *schema) (string, error) {
 		return p.renderLeft(s)
 	}
 	js := newJoinSet(s, p.base, via)
+	js.current = p.current
 	qualify := false
 	var sel, groupBy, conds []string
 	var orderBy string
@@ -312,13 +350,24 @@ func (p *plan) render(s *schema) (string, error) {
 			key := g.entity.pk
 			if key == nil {
 				for _, lc := range g.entity.label {
-					groupBy = append(groupBy, col(lc))
+					groupBy = append(groupBy, groupKeys(lc, col(lc))...)
 				}
 			} else {
 				groupBy = append(groupBy, col(key))
 			}
 		case g.unit != unitNone:
-			expr := bucketSQL(g.unit, col(g.col))
+			expr := g.col.tab.dl.DateBucket(dateExpr(g.col, col(g.col)), engine.TimeUnit(unitAlias(g.unit)))
+			if g.col.intYear {
+				expr = col(g.col)
+			}
+			if g.col.yearMonth {
+				switch g.unit {
+				case unitYear:
+					expr = "substr(" + col(g.col) + ", 1, 4)"
+				case unitMonth:
+					expr = col(g.col)
+				}
+			}
 			alias := unitAlias(g.unit)
 			sel = append(sel, expr+" AS "+alias)
 			groupBy = append(groupBy, alias)
@@ -327,27 +376,42 @@ func (p *plan) render(s *schema) (string, error) {
 			}
 		default:
 			sel = append(sel, col(g.col))
-			groupBy = append(groupBy, col(g.col))
+			groupBy = append(groupBy, groupKeys(g.col, col(g.col))...)
 		}
 	}
 	for _, c := range p.show {
 		sel = append(sel, col(c))
 	}
 	if p.agg != aggNone {
-		sel = append(sel, measure+" AS "+db.QuoteIdentIfNeeded(p.measureAlias()))
+		sel = append(sel, measure+" AS "+p.base.ident(p.measureAlias()))
 	}
 	switch {
 	case p.order.measure:
-		orderBy = db.QuoteIdentIfNeeded(p.measureAlias()) + dir(p.order.desc)
+		orderBy = p.base.ident(p.measureAlias()) + dir(p.order.desc)
 	case p.order.col != nil:
 		orderBy = col(p.order.col) + dir(p.order.desc)
 		if p.agg == aggNone && !p.order.sort {
 			conds = append(conds, col(p.order.col)+" IS NOT NULL")
 		}
 	}
+	distinct := p.agg == aggNone && len(p.groups) == 0 && p.distinct
+	if distinct {
+		// DISTINCT merges what the collation takes for equal; grouping
+		// by exact keys, where they differ, keeps every spelling apart.
+		var keys []string
+		exact := false
+		for _, c := range p.show {
+			k := groupKeys(c, col(c))
+			exact = exact || len(k) > 1
+			keys = append(keys, k...)
+		}
+		if exact {
+			distinct, groupBy = false, keys
+		}
+	}
 	var b strings.Builder
 	b.WriteString("SELECT ")
-	if p.agg == aggNone && len(p.groups) == 0 && p.distinct {
+	if distinct {
 		b.WriteString("DISTINCT ")
 	}
 	b.WriteString(strings.Join(sel, ", "))
@@ -376,6 +440,17 @@ func (p *plan) render(s *schema) (string, error) {
 	return b.String(), nil
 }
 
+// tieKey is the result column a ranking orders by, quoted, or "".
+func (p *plan) tieKey() string {
+	switch {
+	case p.order.measure:
+		return p.base.ident(p.measureAlias())
+	case p.order.col != nil && p.agg == aggNone:
+		return p.order.col.tab.ident(p.order.col.name)
+	}
+	return ""
+}
+
 // renderLeft renders a count per entity that keeps entities without rows:
 // FROM entity LEFT JOIN … base … GROUP BY entity.
 func (p *plan) renderLeft(s *schema) (string, error) {
@@ -392,7 +467,7 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 		groupBy = append(groupBy, col(g.pk))
 	} else {
 		for _, lc := range g.label {
-			groupBy = append(groupBy, col(lc))
+			groupBy = append(groupBy, groupKeys(lc, col(lc))...)
 		}
 	}
 	// Count a column of base that is never NULL on a joined row.
@@ -400,7 +475,7 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 	if p.base.pk != nil {
 		counted = p.base.pk
 	}
-	sel = append(sel, "COUNT("+col(counted)+") AS "+db.QuoteIdentIfNeeded(p.measureAlias()))
+	sel = append(sel, "COUNT("+col(counted)+") AS "+p.base.ident(p.measureAlias()))
 	b.WriteString("SELECT ")
 	b.WriteString(strings.Join(sel, ", "))
 	b.WriteString(" FROM ")
@@ -410,7 +485,7 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 		b.WriteString(" LEFT JOIN ")
 		b.WriteString(quoteTable(st.e.from))
 		b.WriteString(" ON ")
-		b.WriteString(col(st.e.fromCol) + " = " + col(st.e.toCol))
+		b.WriteString(onClause(st.e, false))
 	}
 	for _, f := range p.filters {
 		if f.col.tab != g {
@@ -426,7 +501,7 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 	b.WriteString(strings.Join(groupBy, ", "))
 	if p.order.set {
 		b.WriteString(" ORDER BY ")
-		b.WriteString(db.QuoteIdentIfNeeded(p.measureAlias()) + dir(p.order.desc))
+		b.WriteString(p.base.ident(p.measureAlias()) + dir(p.order.desc))
 	}
 	if p.limit > 0 {
 		b.WriteString(" LIMIT ")
@@ -444,7 +519,7 @@ func labelSelect(t *tableInfo, col func(*colInfo) string) []string {
 		if len(t.label) == 1 && lc != t.pk && len(lc.raw) == 1 {
 			alias := strings.Join(splitName(singularOf(strings.Join(t.raw, " "))), "_")
 			if alias != "" && !strings.EqualFold(alias, lc.name) {
-				expr += " AS " + db.QuoteIdentIfNeeded(alias)
+				expr += " AS " + t.ident(alias)
 			}
 		}
 		out = append(out, expr)
@@ -462,11 +537,14 @@ func dir(desc bool) string {
 func (p *plan) measureSQL(col func(*colInfo) string) string {
 	if p.aggCol == nil {
 		if p.distinct && p.base.pk != nil {
-			return "COUNT(DISTINCT " + col(p.base.pk) + ")"
+			return countDistinct(p.base.pk, col(p.base.pk))
 		}
 		return "COUNT(*)"
 	}
 	if p.distinct {
+		if p.agg == aggCount {
+			return countDistinct(p.aggCol, col(p.aggCol))
+		}
 		return p.agg.sql() + "(DISTINCT " + col(p.aggCol) + ")"
 	}
 	m := p.agg.sql() + "(" + col(p.aggCol) + ")"
@@ -478,6 +556,27 @@ func (p *plan) measureSQL(col func(*colInfo) string) string {
 		m += " * " + strconv.FormatFloat(p.scale, 'f', -1, 64)
 	}
 	return m
+}
+
+// groupKeys is what GROUP BY lists for c, written expr: expr, and its
+// exact form too where the collation would take different text for one
+// value, so that each group holds one spelling, the one shown.
+func groupKeys(c *colInfo, expr string) []string {
+	if c.textual {
+		if x := c.tab.dl.ExactText(expr); x != expr {
+			return []string{expr, x}
+		}
+	}
+	return []string{expr}
+}
+
+// countDistinct counts the distinct values of c, written expr, as SQLite
+// does: text by its characters, whatever the column's collation.
+func countDistinct(c *colInfo, expr string) string {
+	if c.textual {
+		expr = c.tab.dl.ExactText(expr)
+	}
+	return "COUNT(DISTINCT " + expr + ")"
 }
 
 // measureAlias names the measure column: number_of_loans, total_fine,
@@ -514,19 +613,24 @@ func (p *plan) measureAlias() string {
 	return name
 }
 
-func bucketSQL(u timeUnit, c string) string {
-	switch u {
-	case unitYear:
-		return "strftime('%Y', " + c + ")"
-	case unitMonth:
-		return "strftime('%Y-%m', " + c + ")"
-	case unitQuarter:
-		return "strftime('%Y', " + c + ") || '-Q' || ((CAST(strftime('%m', " + c + ") AS INTEGER) + 2) / 3)"
-	case unitWeek:
-		return "strftime('%Y-W%W', " + c + ")"
-	default:
-		return "date(" + c + ")"
+// dateExpr is a date column as a date the bucket functions read: Unix
+// seconds become a date time.
+func dateExpr(c *colInfo, expr string) string {
+	if c.unixTime {
+		return c.tab.dl.FromUnixSeconds(expr)
 	}
+	return expr
+}
+
+// unixBound is a range bound ("2024-03-01", "2024-03-01 10:00:00") as
+// Unix seconds (UTC).
+func unixBound(dl engine.Dialect, s string) string {
+	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02", "2006-01", "2006"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return strconv.FormatInt(t.Unix(), 10)
+		}
+	}
+	return dl.QuoteString(s)
 }
 
 func unitAlias(u timeUnit) string {
@@ -544,21 +648,115 @@ func (f filter) sql(qualify bool) string {
 		return c + " " + f.op
 	case "RANGE":
 		var parts []string
-		if f.from != "" {
-			parts = append(parts, c+" >= "+db.QuoteString(f.from))
+		from, to := f.from, f.to
+		if f.col.yearMonth {
+			// Year-month text ("2024-03"): compare with the month part
+			// of the bounds, which are whole months or years.
+			from, to = trimTo(from, 7), trimTo(to, 7)
 		}
-		if f.to != "" {
-			parts = append(parts, c+" < "+db.QuoteString(f.to))
+		if f.col.unixTime {
+			// Unix seconds: the bounds as seconds.
+			var parts []string
+			if from != "" {
+				parts = append(parts, c+" >= "+unixBound(f.col.tab.dl, from))
+			}
+			if to != "" {
+				parts = append(parts, c+" < "+unixBound(f.col.tab.dl, to))
+			}
+			return strings.Join(parts, " AND ")
+		}
+		if f.col.intYear {
+			// Integer years: the years the bounds start (a bound inside
+			// a year counts that year).
+			var parts []string
+			if from != "" {
+				parts = append(parts, c+" >= "+trimTo(from, 4))
+			}
+			if to != "" {
+				y, _ := strconv.Atoi(trimTo(to, 4))
+				if len(to) > 4 && to[4:] != "-01-01" {
+					y++
+				}
+				parts = append(parts, c+" < "+strconv.Itoa(y))
+			}
+			return strings.Join(parts, " AND ")
+		}
+		if from != "" {
+			parts = append(parts, c+" >= "+f.col.tab.dl.QuoteString(from))
+		}
+		if to != "" {
+			parts = append(parts, c+" < "+f.col.tab.dl.QuoteString(to))
 		}
 		return strings.Join(parts, " AND ")
 	case "IN":
 		lits := make([]string, len(f.vals))
 		for i, v := range f.vals {
-			lits[i] = literal(v)
+			lits[i] = literal(f.col.tab.dl, v)
 		}
 		return c + " IN (" + strings.Join(lits, ", ") + ")"
 	}
-	return c + " " + f.op + " " + literal(f.vals[0])
+	if n, ok := f.vals[0].(int64); ok && (n == 0 || n == 1) && f.op == "=" && strings.Contains(f.col.declType, "BOOL") {
+		// A declared boolean: TRUE and FALSE compare with it in every
+		// engine (PostgreSQL has no boolean = integer; SQLite's TRUE is 1).
+		return c + " = " + map[int64]string{0: "FALSE", 1: "TRUE"}[n]
+	}
+	return c + " " + f.op + " " + literal(f.col.tab.dl, f.vals[0])
+}
+
+// onClause joins the two tables of e on every pair of its columns,
+// the newly joined table first.
+func onClause(e *fkEdge, forward bool) string {
+	pairs := append([][2]*colInfo{{e.fromCol, e.toCol}}, e.more...)
+	var parts []string
+	for _, pc := range pairs {
+		if forward {
+			parts = append(parts, quoteCol(pc[1], true)+" = "+quoteCol(pc[0], true))
+		} else {
+			parts = append(parts, quoteCol(pc[0], true)+" = "+quoteCol(pc[1], true))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// uniqueWhenCurrent: every step of the path that goes from a parent to
+// its children lands on a table in current — a history whose current row
+// is the only one kept per parent.
+func uniqueWhenCurrent(steps []joinStep, current map[*tableInfo]bool) bool {
+	for _, st := range steps {
+		if !st.forward && !st.e.oneToOne() && !current[st.dst()] {
+			return false
+		}
+	}
+	return true
+}
+
+// inSubquery is the condition "outer is (not) one of key's values on the
+// rows of key's table that meet conds": outer IN (SELECT key FROM … WHERE
+// …). Every name is qualified.
+func inSubquery(outer *colInfo, not bool, key *colInfo, conds []string) string {
+	in := " IN ("
+	if not {
+		in = " NOT IN ("
+	}
+	sql := quoteCol(outer, true) + in + "SELECT " + quoteCol(key, true) + " FROM " + quoteTable(key.tab)
+	if len(conds) > 0 {
+		sql += " WHERE " + strings.Join(conds, " AND ")
+	}
+	return sql + ")"
+}
+
+// antiSubquery is the condition "no row of e's table, joined as inner
+// says and meeting conds, points at this row": key NOT IN (SELECT fk FROM
+// … WHERE fk IS NOT NULL AND …). NULL keys are left out of the list, or
+// NOT IN would match nothing.
+func antiSubquery(e *fkEdge, inner *joinSet, conds []string) string {
+	var b strings.Builder
+	b.WriteString(quoteCol(e.toCol, true) + " NOT IN (SELECT " + quoteCol(e.fromCol, true) + " FROM " + quoteTable(e.from))
+	for _, jn := range inner.joins {
+		b.WriteString(" " + jn)
+	}
+	b.WriteString(" WHERE " + strings.Join(append([]string{quoteCol(e.fromCol, true) + " IS NOT NULL"}, conds...), " AND ") + ")")
+	return b.String()
 }
 
 // subjectName is the subject for messages ("" when unknown).
@@ -574,4 +772,11 @@ func couldNotConnect(words, to, tail string) string {
 		to = "anything the question counts or lists"
 	}
 	return "I could not connect " + words + " to " + to + tail + "."
+}
+
+func trimTo(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -88,7 +88,7 @@ func TestRenderAwkwardNames(t *testing.T) {
 		{"How many shipped orders are there?", `SELECT COUNT(*) AS number_of_orders FROM "order" WHERE status = 'shipped'`, int64(2)},
 		{"What is the average price of order details?", `SELECT AVG(price) AS avg_price FROM "Order Details"`, nil},
 		{"Which customer has the most orders?",
-			`SELECT customer.name AS customer, COUNT("order".id) AS number_of_orders FROM customer LEFT JOIN "order" ON "order".customer_id = customer.id GROUP BY customer.id ORDER BY number_of_orders DESC LIMIT 1`,
+			`WITH ranked AS (SELECT customer.name AS customer, COUNT("order".id) AS number_of_orders FROM customer LEFT JOIN "order" ON "order".customer_id = customer.id GROUP BY customer.id ORDER BY number_of_orders DESC) SELECT * FROM ranked WHERE number_of_orders = (SELECT MAX(number_of_orders) FROM ranked)`,
 			"Zoë Brontë"},
 		{"What is the total qty per order?",
 			`SELECT "order".id, SUM("Order Details".qty) AS total_qty FROM "Order Details" JOIN "order" ON "order".id = "Order Details".order_id GROUP BY "order".id ORDER BY total_qty DESC`,
@@ -147,7 +147,7 @@ func TestRenderPlans(t *testing.T) {
 		{"average of counts",
 			plan{base: s.byName["orders"], agg: aggCount, outer: aggAvg, subject: "orders", groups: []group{{entity: s.byName["customers"]}},
 				leftFrom: s.byName["customers"]},
-			`SELECT AVG(number_of_orders) AS avg_number_of_orders FROM (SELECT customers.name AS customer, COUNT(orders.order_id) AS number_of_orders FROM customers LEFT JOIN orders ON orders.customer_id = customers.customer_id GROUP BY customers.customer_id)`},
+			`SELECT AVG(number_of_orders) AS avg_number_of_orders FROM (SELECT customers.name AS customer, COUNT(orders.order_id) AS number_of_orders FROM customers LEFT JOIN orders ON orders.customer_id = customers.customer_id GROUP BY customers.customer_id) AS per_group`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

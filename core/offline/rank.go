@@ -24,7 +24,16 @@ func (b *builder) superIsAgg(i int) bool {
 	// "the highest rated product": the number describes a thing named
 	// right after it, which is ranked.
 	if next := b.mentionAfter(m.end-1, 2, false); next != nil && entityLike(next) {
-		return false
+		// "the highest unit price of any track": a value over all of them.
+		anyAll := false
+		for k := m.end; k < next.start; k++ {
+			if w := a.toks[k].low; w == "any" || w == "all" || w == "every" {
+				anyAll = true
+			}
+		}
+		if !anyAll {
+			return false
+		}
 	}
 	// A table named before the superlative is the thing ranked.
 	for _, mm := range a.ments {
@@ -93,6 +102,13 @@ func (b *builder) findEntity(starts []int) *mention {
 			return m
 		}
 	}
+	// "What leave type is requested most often?": the kind named before
+	// the superlative.
+	for _, m := range b.a.ments {
+		if b.role[m] == "" && !m.absorbed && entityLike(m) {
+			return m
+		}
+	}
 	return nil
 }
 
@@ -121,6 +137,27 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 				freq = true
 			}
 		}
+		if a.freqVerb == superPos+1 && b.freqVerbReading() {
+			freq = true
+		}
+	}
+	// "top 5 most common": a later superlative with its adjective says
+	// what ranks.
+	for i := superPos + 1; superPos >= 0 && i+1 < len(a.toks); i++ {
+		if a.cues[i] == cueSuper && a.cues[i+1] == cueAdj {
+			b.explained[i], b.explained[i+1] = true, true
+			switch a.toks[i+1].low {
+			case "often", "frequently", "common", "frequent":
+				freq = true
+			}
+			if s := a.supAt[i]; s.c != conceptAny || !freq {
+				sup = s
+			}
+		}
+		if a.cues[i] == cueSuper && a.freqVerb == i+1 && b.freqVerbReading() {
+			b.explained[i] = true
+			freq = true
+		}
 	}
 	n := a.topN
 	nPos := -1
@@ -133,12 +170,22 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 	if listPos >= 0 {
 		b.explained[listPos] = true
 	}
+	if rt := b.routeWord(); rt >= 0 {
+		return b.rankRoutes(rt, superPos, sup.desc, n, groupMs)
+	}
 	entity := b.findEntity([]int{nPos, listPos, superPos})
 	if entity == nil {
 		// "Who was hired first": the table of the column named.
 		for _, m := range a.ments {
 			if !m.value && b.role[m] == "" && len(m.cands) > 0 && m.cands[0].c != nil {
 				t := m.cands[0].c.tab
+				if listPos >= 0 && (a.low(listPos) == "who" || a.low(listPos) == "whom") && !isPersonTable(t) {
+					// "Who had the most leave days": the person the rows
+					// are about, ranked by the rows' total.
+					if o := t.personOwner(); o != nil {
+						t = o
+					}
+				}
 				entity = &mention{start: m.start, end: m.start, cands: []*cand{{t: t, score: 1}}}
 				break
 			}
@@ -166,6 +213,13 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 		if m := b.mentionAfter(superPos, 4, false); m != nil && m != entity {
 			key = m
 			keyAgg = b.aggBetween(superPos, m.start)
+			// "the most paid overtime hours": a flag before the number
+			// is a condition on it.
+			if isFlag(m) {
+				if next := b.mentionAfter(m.end-1, 1, false); next != nil && isNumericMention(next) {
+					key = next
+				}
+			}
 		}
 	}
 	if key == nil && superPos > entity.end {
@@ -182,11 +236,10 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 		b.use(key, "key")
 	}
 	if n <= 0 {
+		// "Which region has the most stores?", "which items are the
+		// most expensive?": every row tied at the top, however many.
 		n = 1
-		if nPos < 0 && b.pluralEntity(entity) {
-			// "Which products are the most expensive?": a short list.
-			n = 10
-		}
+		p.ties = true
 	}
 	p.limit = n
 	desc := sup.desc
@@ -199,8 +252,16 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 	s := b.ix.s
 	fwd := func(from, to *tableInfo) (float64, bool) {
 		steps, ok := s.path(from, to)
-		if !ok || !allForward(steps) {
+		if !ok {
 			return 0, false
+		}
+		if !allForward(steps) {
+			// "teams by average current wage": through the
+			// current rows of histories.
+			if _, ok := b.reachesCurrent(from, to); !ok {
+				return 0, false
+			}
+			return pathCost(steps) + 1, true
 		}
 		return pathCost(steps), true
 	}
@@ -231,19 +292,22 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 			switch {
 			case kc.c == nil && !kc.t.view:
 				// count rows of kc.t per entity
-				if kc.t == home && ecol == nil {
+				if kc.t == home && ecol == nil || keyAgg != aggNone && keyAgg != aggCount {
+					// "by average wage": a number, not a count.
 					continue
 				}
 				if c, ok := fwd(kc.t, home); ok {
 					choices = append(choices, rankChoice{et: et, ecol: ecol, kt: kc.t, cost: base + c})
 				} else if j := s.junctionBetween(kc.t, home); j != nil && ecol == nil {
-					// Students per course: count the enrolments.
+					// Members per group: count the rows of the link table.
 					choices = append(choices, rankChoice{et: et, kt: j, cost: base + 2})
 				}
 			case kc.c != nil && (kc.c.kind == kindNumber || kc.c.kind == kindDate) && !kc.c.tab.view:
 				if c, ok := fwd(home, kc.c.tab); ok && ecol == nil {
 					choices = append(choices, rankChoice{et: et, kcol: kc.c, cost: base + c})
-				} else if c, ok := fwd(kc.c.tab, home); ok {
+				} else if c, ok := fwd(kc.c.tab, home); ok && kc.c.kind == kindNumber {
+					// Only numbers add up per entity; a date of the many
+					// side ("most rented") is no measure.
 					choices = append(choices, rankChoice{et: et, ecol: ecol, kcol: kc.c, cost: base + c + 0.1})
 				}
 			}
@@ -280,8 +344,13 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 					ch.kcol, keyAgg = q, aggSum
 				}
 			}
+			if ch.kt == nil && ch.kcol == nil && ch.et.pk == nil && len(ch.et.label) > 0 {
+				// "the most common diagnoses": rows of a table of events,
+				// counted per what each is.
+				ch.kt = ch.et
+			}
 			if ch.kt == nil && ch.kcol == nil {
-				ch.kt = busiestChild(ch.et)
+				ch.kt = b.eventChild(ch.et)
 			}
 		case ch.ecol != nil:
 			return "I could not tell what to rank " + b.span(entity) + " by."
@@ -329,7 +398,7 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 		kcol := ch.kcol
 		b.useCol(kcol)
 		p.base = ch.et
-		p.show = append(p.show, ch.et.label...)
+		p.show = append(p.show, ch.et.shownAs()...)
 		if !containsCol(p.show, kcol) {
 			p.show = append(p.show, kcol)
 		}
@@ -357,6 +426,48 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 		p.shape = "argmax"
 	}
 	return b.groups(groupMs)
+}
+
+// freqVerbReading: the participle after "most" ("the most prescribed
+// drugs") asks how often, unless it is a yes/no column of its own ("the
+// most paid overtime hours": the paid ones) or a number follows it.
+// The participle is then explained.
+func (b *builder) freqVerbReading() bool {
+	a := b.a
+	k := a.freqVerb
+	if m := b.mentionAt(k); m != nil {
+		if isFlag(m) || m.value {
+			return false
+		}
+		if next := b.mentionAfter(m.end-1, 2, false); next != nil && isNumericMention(next) {
+			return false
+		}
+	}
+	b.explained[k] = true
+	if m := b.mentionAt(k); m != nil {
+		b.use(m, "freq")
+	}
+	return true
+}
+
+// eventChild: for "the most rented books", the event table the verb
+// names (a table pointing at t whose date the verb is); else the busiest
+// child.
+func (b *builder) eventChild(t *tableInfo) *tableInfo {
+	a := b.a
+	if a.freqVerb > 0 {
+		if m := b.mentionAt(a.freqVerb); m != nil {
+			for _, c := range m.cands {
+				if c.c != nil && c.c.kind == kindDate && c.c.tab != t {
+					if steps, ok := b.ix.s.path(c.c.tab, t); ok && strictlyForward(steps) {
+						b.use(m, "key")
+						return c.c.tab
+					}
+				}
+			}
+		}
+	}
+	return busiestChild(t)
 }
 
 // busiestChild: the table with the most rows that points at t ("the
@@ -543,4 +654,32 @@ func salesColumn(t *tableInfo) *colInfo {
 		}
 	}
 	return nil
+}
+
+// whichPeriod: "In which year did we hire the most people?", "which day
+// had the most cancelled trains": the rows counted (or a number summed)
+// per period, the top period (every one tied with it) returned.
+func (b *builder) whichPeriod(superPos, aggPos int, groupMs []*mention) string {
+	a, p := b.a, b.p
+	sup := a.supAt[superPos]
+	b.explained[superPos] = true
+	if superPos+1 < len(a.toks) && a.cues[superPos+1] == cueAdj {
+		b.explained[superPos+1] = true
+	}
+	var why string
+	if m := b.mentionAfter(superPos, 3, false); m != nil && isNumericMention(m) && aggPos >= 0 {
+		why = b.aggregate(aggPos, groupMs)
+	} else {
+		why = b.count(-1, false, groupMs)
+	}
+	if why != "" {
+		return why
+	}
+	if p.shape != "time" {
+		return "I could not tell which period to rank."
+	}
+	p.order = orderKey{set: true, measure: true, desc: sup.desc}
+	p.limit, p.ties = 1, true
+	p.shape = "argmax"
+	return ""
 }

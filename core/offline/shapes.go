@@ -23,6 +23,26 @@ func (b *builder) countTotal(countPos, aggPos int) bool {
 // groupMentions finds "per X", "each X", "by X", "for every X".
 func (b *builder) groupMentions(superPos int) []*mention {
 	var out []*mention
+	for i, t := range b.a.toks {
+		// "age distribution", "a breakdown of loans by branch": the
+		// thing before "distribution" (or after "distribution of") is
+		// counted per value.
+		if t.low != "distribution" && t.low != "breakdown" {
+			continue
+		}
+		m := b.mentionAt(i - 1)
+		if m == nil && b.a.low(i+1) == "of" {
+			if n := b.mentionAfter(i+1, 2, false); n != nil && !hasTable(n) {
+				m = n
+			}
+		}
+		if m == nil || m.value || b.role[m] != "" || hasTable(m) && m.cands[0].c == nil {
+			continue
+		}
+		b.role[m] = "group"
+		b.explained[i] = true
+		out = append(out, m)
+	}
 	for i, c := range b.a.cues {
 		if c != cueGroup {
 			continue
@@ -72,6 +92,30 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 				break
 			}
 		}
+		if target == nil && len(groupMs) == 1 && !hasTable(groupMs[0]) {
+			// "Grade distribution": the rows of the grouped column's
+			// table.
+			if c := b.chooseBase(groupMs[0], func(c *cand) bool { return c.c != nil && !c.c.tab.view }); c != nil {
+				p := b.p
+				p.agg, p.shape, p.base = aggCount, "count", c.c.tab
+				p.subject = strings.Join(c.c.tab.raw, " ")
+				return b.groups(groupMs)
+			}
+		}
+	}
+	if target == nil && countPos >= 0 {
+		// "How many women…", "how many professors": the rows that hold
+		// the value named right after the count words (filtered by it
+		// below).
+		if v := b.mentionAfter(countPos, 2, true); v != nil && v.value && v.strong && !v.absorbed && len(v.cands) > 0 {
+			if c := b.chooseBase(v, nil); c != nil && !holderOf(c.c, false).view {
+				h := holderOf(c.c, false)
+				p := b.p
+				p.agg, p.shape, p.base = aggCount, "count", h
+				p.subject = strings.Join(h.raw, " ")
+				return b.groups(groupMs)
+			}
+		}
 	}
 	if target == nil {
 		return "I could not tell what to count."
@@ -117,7 +161,21 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 		return "I could not tell what to count."
 	}
 	b.use(target, "measure")
+	if c.c == nil && !distinct {
+		if ev := b.passiveEvent(target, c.t); ev != nil {
+			// "How many bikes were hired in May": the hires.
+			c = ev
+		}
+	}
 	switch {
+	case c.c == nil && distinct && c.t.valueColumn() != nil:
+		// "How many different job titles": the values a history of
+		// titles holds, not its rows.
+		vc := c.t.valueColumn()
+		p.base, p.aggCol, p.distinct = c.t, vc, true
+		p.subject = colNoun(vc)
+		p.shape = "distinct"
+		b.useCol(vc)
 	case c.c == nil:
 		p.base = c.t
 		p.subject = strings.Join(c.t.raw, " ")
@@ -130,6 +188,11 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 	case c.c.fk != nil && !distinct:
 		p.base = c.c.fk.to
 		p.subject = strings.Join(c.c.fk.to.raw, " ")
+	case !distinct && len(c.c.tab.words) > 1 && sameWords(trimID(c.c.words), c.c.tab.words[:1]):
+		// "How many awards": the rows of a table named after them (awards
+		// of pupils), not the different award names.
+		p.base = c.c.tab
+		p.subject = strings.Join(c.c.raw[:len(trimID(c.c.words))], " ")
 	default:
 		p.base, p.aggCol, p.distinct = c.c.tab, c.c, true
 		p.subject = colNoun(c.c)
@@ -140,6 +203,40 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 		p.shape = "distinct"
 	}
 	return b.groups(groupMs)
+}
+
+// passiveEvent: a verb in the passive after the things counted names the
+// event table whose rows record what happened to them ("how many
+// bikes were hired in May": each hiring of a bike is one of
+// its rentals), and the event table points at them. The event reading is
+// returned, else nil. People are counted as people ("how many pupils
+// were enrolled"), never as their events.
+func (b *builder) passiveEvent(target *mention, t *tableInfo) *cand {
+	a := b.a
+	if isPersonTable(t) {
+		return nil
+	}
+	for _, m := range a.ments {
+		if m.start <= target.end || m.value || b.role[m] != "" || len(m.cands) == 0 || !m.cands[0].event {
+			continue
+		}
+		k := m.start - 1
+		if a.low(k) == "not" || a.low(k) == "never" {
+			return nil
+		}
+		switch a.low(k) {
+		case "were", "was", "been", "be", "being", "get", "got":
+		default:
+			return nil
+		}
+		ev := m.cands[0]
+		if steps, ok := b.ix.s.path(ev.t, t); !ok || len(steps) == 0 || !strictlyForward(steps) {
+			return nil
+		}
+		b.use(m, "measure")
+		return ev
+	}
+	return nil
 }
 
 // isFlag: the mention's best reading is a yes/no column.
@@ -160,7 +257,7 @@ func hasTable(m *mention) bool {
 func fkTo(base, t *tableInfo) *colInfo {
 	var found *colInfo
 	for _, e := range base.out {
-		if e.to == t {
+		if e.to == t && !e.composite() {
 			if found != nil {
 				return nil
 			}
@@ -195,6 +292,9 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	a := b.a
 	fn := a.aggAt[aggPos]
 	b.explained[aggPos] = true
+	if aggPos > 0 && a.cues[aggPos-1] == cueCount && a.low(aggPos) == "much" {
+		b.explained[aggPos-1] = true // "how much"
+	}
 	// The measured column: the mention after the cue; else the nearest
 	// other number named ("how many units … in total"); else the cue itself
 	// when it names a column ("the total of all invoices").
@@ -236,6 +336,27 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 			}
 		}
 	}
+	if target == nil {
+		if col, w := b.defaultMoney(); col != nil {
+			// "the average economy fare": the one money column of the
+			// tables the question names.
+			b.explained[w] = true
+			for _, m := range a.ments {
+				if !m.value && hasTable(m) && b.role[m] == "" {
+					if steps, ok := b.ix.s.path(col.tab, tableOf(m.cands[0])); ok && allForward(steps) {
+						b.use(m, "context") // "ticket price": whose price
+					}
+				}
+			}
+			p := b.p
+			p.base, p.agg, p.aggCol = col.tab, fn, col
+			p.subject = words(col)
+			p.shape = "aggregate"
+			p.note = "(\"" + a.toks[w].raw + "\" read as " + col.String() + ", the only money column of the tables named.)"
+			b.useCol(col)
+			return b.groups(groupMs)
+		}
+	}
 	if target == nil && len(groupMs) > 0 && (fn == aggAvg || fn == aggMax || fn == aggMin) {
 		// "Average number of books per author": count per group, then
 		// average the counts.
@@ -269,8 +390,22 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	if c == nil {
 		return "I could not tell which number to compute the " + fn.word() + " of."
 	}
+	// "the average cost of a visit" when a visit has a base cost and a
+	// total claim cost, named alike: ask which.
+	for _, o := range target.cands {
+		if o != c && o.c != nil && o.c.tab == c.c.tab && o.c.kind == kindNumber && o.score >= c.score-0.02 {
+			w := b.span(target)
+			b.options = []string{b.rephrase(target, words(c.c)), b.rephrase(target, words(o.c))}
+			return fmt.Sprintf("%q could be %s or %s of %s; say which.", w, words(c.c), words(o.c), strings.Join(c.c.tab.raw, " "))
+		}
+	}
 	b.use(target, "measure")
 	b.measure = b.span(target)
+	// "the average total claim cost": an aggregate word that is part of
+	// the column's name.
+	if k := target.start - 1; k > aggPos && a.cues[k] == cueAgg && containsStem(c.c.words, a.toks[k].stem) {
+		b.explained[k] = true
+	}
 	p := b.p
 	p.base, p.agg, p.aggCol = c.c.tab, fn, c.c
 	p.subject = words(c.c)
@@ -279,6 +414,61 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	// A second aggregate word naming the same thing ("total" in "average
 	// invoice total") is part of the name.
 	return b.groups(groupMs)
+}
+
+// defaultMoney: when the question names a price or an amount in words
+// no column has ("fare", "price") and the tables its other words name
+// hold exactly one money column (an amount, a price, a cost), that
+// column and the word's position; else nil.
+func (b *builder) defaultMoney() (*colInfo, int) {
+	a := b.a
+	word := -1
+	for i, t := range a.toks {
+		if a.at[i] >= 0 || a.cues[i] != cueNone && a.cues[i] != cueFiller {
+			continue
+		}
+		if conceptStems[conceptPrice][t.stem] || synonymous(t.stem, stem("price")) || synonymous(t.stem, stem("amount")) {
+			word = i
+			break
+		}
+	}
+	if word < 0 {
+		return nil, -1
+	}
+	tables := map[*tableInfo]bool{}
+	for _, m := range a.ments {
+		for _, c := range m.cands {
+			tables[tableOf(c)] = true
+			if e := c.entity(); e != nil {
+				tables[e] = true
+			}
+		}
+	}
+	var found *colInfo
+	for _, t := range b.ix.s.tables {
+		if !tables[t] || t.view {
+			continue
+		}
+		for _, c := range t.cols {
+			if c.kind != kindNumber || c.fk != nil || c.isPK {
+				continue
+			}
+			money := false
+			for _, w := range c.words {
+				if conceptStems[conceptPrice][w] {
+					money = true
+				}
+			}
+			if !money {
+				continue
+			}
+			if found != nil {
+				return nil, -1
+			}
+			found = c
+		}
+	}
+	return found, word
 }
 
 // groups resolves the group mentions and time buckets against the base.
@@ -295,11 +485,11 @@ func (b *builder) groups(groupMs []*mention) string {
 			if c.c != nil && c.c.fk == nil && (c.c.kind == kindDate || c.c.kind == kindNumber) && c.score < 1.15 {
 				return false
 			}
-			steps, ok := b.ix.s.path(p.base, t)
-			return ok && allForward(steps)
+			_, ok := b.reachesCurrent(p.base, t)
+			return ok
 		})
 		if c == nil && p.agg == aggCount && p.aggCol == nil {
-			// "How many students are in each course": count the rows of
+			// "How many members are in each group": count the rows of
 			// the link table between them.
 			for _, gc := range m.cands {
 				if e := gc.entity(); e != nil {
@@ -372,8 +562,11 @@ func (b *builder) groups(groupMs []*mention) string {
 func (b *builder) dateColumn(pos int) *colInfo {
 	p := b.p
 	reach := func(t *tableInfo) bool {
-		_, ok := b.ix.s.path(p.base, t)
-		return ok
+		// A date of rows that only share a parent with the base (a
+		// teacher's hire year for a pupil) does not place the base's
+		// rows in time.
+		steps, ok := b.ix.s.path(p.base, t)
+		return ok && !sideways(steps)
 	}
 	var best *colInfo
 	bestDist := 1 << 30
@@ -386,16 +579,25 @@ func (b *builder) dateColumn(pos int) *colInfo {
 			d = -d + 3 // after the year: weaker
 		}
 		for _, c := range m.cands {
+			if c.score < m.cands[0].score-0.05 {
+				// A weaker reading of a word that names something else
+				// ("admissions" the table, not an admission year).
+				break
+			}
 			var dc *colInfo
+			dd := d
 			switch {
 			case c.c != nil && c.c.kind == kindDate:
+				// A date column named ("hired in 2020"): nearer than any
+				// table's main date, and the mention's best reading
+				// first.
 				dc = c.c
-				d -= 2
+				dd -= 2
 			case c.c == nil && c.t.mainDate != nil:
 				dc = c.t.mainDate
 			}
-			if dc != nil && reach(dc.tab) && d < bestDist {
-				best, bestDist = dc, d
+			if dc != nil && reach(dc.tab) && dd < bestDist {
+				best, bestDist = dc, dd
 				if b.role[m] == "" {
 					b.role[m] = "date"
 					m.used = true
@@ -405,6 +607,13 @@ func (b *builder) dateColumn(pos int) *colInfo {
 	}
 	if best != nil {
 		return best
+	}
+	if p.aggCol != nil && p.aggCol.tab == p.base && isDuration(p.aggCol) {
+		// "leave days per year": a length of the rows' periods falls
+		// where the periods start, not where they were recorded.
+		if st := p.base.periodStart(); st != nil {
+			return st
+		}
 	}
 	if p.base.mainDate != nil {
 		return p.base.mainDate
@@ -421,11 +630,30 @@ func (b *builder) list(listPos int, distinct bool) string {
 	if listPos >= 0 {
 		b.explained[listPos] = true
 		entity = b.mentionAfter(listPos, 5, false)
+	} else if len(a.ments) > 0 && !a.ments[0].value && a.ments[0].start <= 3 {
+		// "What room classes are there?": the first thing named.
+		entity = b.mentionAfter(-1, 3, false)
 	}
-	// Prefer a table mention: "show the titles of all poetry books"; a
+	// Prefer a table mention: "show the names of all westerns books"; a
 	// column named with its table ("product names") lists that table.
 	var cols []*mention
 	var colTable *tableInfo
+	// "List the hometowns our members come from", "the time zones our
+	// offices are in": a plural column named before its table, not the
+	// table's label, asks for the column's distinct values.
+	if entity != nil && !hasTable(entity) && isPlural(a.toks[entity.end-1]) && len(entity.cands) > 0 {
+		if c := entity.cands[0]; c.c != nil && !c.c.unique && !isLabelCol(c.c) && c.c.kind == kindText {
+			for _, m := range a.ments {
+				if m.start >= entity.end && !m.value && hasTable(m) && m.cands[0].c == nil && m.cands[0].t == c.c.tab {
+					// Every name of that table ("our hospitals and
+					// clinics").
+					b.use(m, "entity")
+					distinct = true
+					entity.cands = []*cand{c}
+				}
+			}
+		}
+	}
 	if entity != nil && !hasTable(entity) {
 		cols = append(cols, entity)
 		if q := qualifiedTable(a, entity); q != nil {
@@ -433,9 +661,24 @@ func (b *builder) list(listPos int, distinct bool) string {
 		}
 		entity = nil
 	}
-	if entity == nil && colTable == nil {
+	// "List the technique leaders in the research department": a value
+	// named in the plural right after the listing word is what is
+	// listed — the rows that hold it — whatever table is named later.
+	var holder *tableInfo
+	who := listPos >= 0 && (a.low(listPos) == "who" || a.low(listPos) == "whom")
+	if entity == nil && colTable == nil && len(cols) == 0 && listPos >= 0 {
+		if v := b.valueAfter(listPos); v != nil {
+			// The reading whose table reaches the rest of the question
+			// best ("who withdrew from a course in the spring": a
+			// course's grade, not a student's status).
+			if c := b.chooseBase(v, nil); c != nil {
+				holder = holderOf(c.c, who)
+			}
+		}
+	}
+	if entity == nil && colTable == nil && holder == nil {
 		for _, m := range a.ments {
-			if !m.value && b.role[m] == "" && hasTable(m) {
+			if !m.value && !m.absorbed && b.role[m] == "" && hasTable(m) {
 				entity = m
 				break
 			}
@@ -446,10 +689,29 @@ func (b *builder) list(listPos int, distinct bool) string {
 		// value named.
 		for _, m := range a.ments {
 			if m.value && !m.absorbed && len(m.cands) > 0 {
-				colTable = m.cands[0].c.tab
+				if c := b.chooseBase(m, nil); c != nil {
+					holder = holderOf(c.c, who)
+				}
 				break
 			}
 		}
+	}
+	if holder != nil && holder != colTable {
+		show := holder.label
+		if who && !isPersonTable(holder) {
+			// "Who withdrew from the course in the fall": the row that
+			// holds the value is the base (every condition is on one
+			// row), shown as the person it is about.
+			show = holder.shownAs()
+		}
+		if holder.view || len(show) == 0 {
+			return "I could not tell what to list."
+		}
+		p.base = holder
+		p.subject = strings.Join(holder.raw, " ")
+		p.shape = "list"
+		p.show = append([]*colInfo(nil), show...)
+		return b.sortBy()
 	}
 	if colTable != nil {
 		p.base = colTable
@@ -518,11 +780,86 @@ func (b *builder) list(listPos int, distinct bool) string {
 		p.show = append(p.show, c.c)
 		b.useCol(c.c)
 	}
-	p.show = append(append([]*colInfo(nil), t.label...), p.show...)
-	if distinct {
+	label := t.label
+	if listPos >= 0 && (a.low(listPos) == "who" || a.low(listPos) == "whom") {
+		// "Who is the current manager": the person a row is about.
+		label = t.shownAs()
+	}
+	p.show = append(append([]*colInfo(nil), label...), p.show...)
+	if distinct || len(cols) == 0 && t.valueColumn() != nil {
 		p.distinct = true
 	}
+	if len(p.show) == 0 {
+		// A table named after one of its text columns (titles.title):
+		// listing the table lists that column's values.
+		for _, c := range t.cols {
+			if c.kind == kindText && sameWords(c.words, t.words) {
+				p.show, p.distinct = []*colInfo{c}, true
+				b.useCol(c)
+				break
+			}
+		}
+		if len(p.show) == 0 {
+			return "I could not tell which column of " + p.subjectName() + " to list."
+		}
+	}
 	return b.sortBy()
+}
+
+// valueAfter returns the value mention that starts right after token pos
+// (only fillers between) when its last word is in the plural: "list the
+// technique leaders".
+func (b *builder) valueAfter(pos int) *mention {
+	a := b.a
+	for _, m := range a.ments {
+		if m.start <= pos {
+			continue
+		}
+		for k := pos + 1; k < m.start; k++ {
+			if a.cues[k] != cueFiller {
+				return nil
+			}
+		}
+		if !m.value || !m.strong || m.absorbed || len(m.cands) == 0 || !isPlural(a.toks[m.end-1]) {
+			return nil
+		}
+		for _, v := range m.cands[0].vals {
+			if strings.EqualFold(v.text, b.span(m)) {
+				return nil // the value itself is plural: a name, not a kind
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+// holderOf is the table whose rows hold a value of column c: c's own
+// table, or, when that table only records values of its parent's rows
+// (a title history), the parent named by its one foreign key.
+func holderOf(c *colInfo, who bool) *tableInfo {
+	t := c.tab
+	if who && !isPersonTable(t) && len(t.shownAs()) > 0 {
+		// "Who withdrew": the rows of the value's table, shown as the
+		// person each is about.
+		return t
+	}
+	if t.valueColumn() != c {
+		return t
+	}
+	var parent *tableInfo
+	for _, e := range t.out {
+		if len(e.to.label) == 0 {
+			continue
+		}
+		if parent != nil && parent != e.to {
+			return t
+		}
+		parent = e.to
+	}
+	if parent == nil {
+		return t
+	}
+	return parent
 }
 
 // sortBy applies "sorted by X" to a listing.

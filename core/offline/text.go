@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // token is one word or number of a question.
@@ -33,14 +35,17 @@ type token struct {
 // ("what's" → what is, "don't" → do not), possessives dropped
 // ("customer's" → customer), quoted phrases remembered.
 // normQuestion straightens curly quotes; token offsets refer to its result.
-func normQuestion(q string) string {
-	return strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "`", "'").Replace(q)
-}
+func normQuestion(q string) string { return quoteMarks.Replace(q) }
+
+// quoteMarks is built once: tokenize runs for every indexed value, and a
+// Replacer's tables cost more than most texts it replaces in.
+var quoteMarks = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`, "`", "'")
 
 func tokenize(q string) []token {
 	q = normQuestion(q)
 	var out []token
 	quote, quoteID := rune(0), 0
+	quoteStart, quoteToks := 0, 0 // where the open quote's text starts; tokens before it
 	i := 0
 	first := true
 	for i < len(q) {
@@ -48,10 +53,20 @@ func tokenize(q string) []token {
 		switch {
 		case r == '"' || (r == '\'' && (quote == '\'' || opensQuote(q, i))):
 			if quote == r {
+				// A quoted value of symbols only ("%", "#") is kept whole
+				// as one token: dropped, the question would lose its
+				// filter and be answered for everything.
+				if text := strings.TrimSpace(q[quoteStart:i]); len(out) == quoteToks && text != "" {
+					tk := mkToken(text, first, quoteID, quote)
+					tk.pos, tk.end = quoteStart, i
+					out = append(out, tk)
+					first = false
+				}
 				quote = 0
 			} else if quote == 0 && strings.ContainsRune(q[i+size:], r) {
 				quote = r
 				quoteID++
+				quoteStart, quoteToks = i+size, len(out)
 			}
 			i += size
 			continue
@@ -194,168 +209,22 @@ var numberWords = map[string]float64{
 	"hundred": 100, "dozen": 12, "single": 1,
 }
 
-// fold lower-cases nothing but removes the accents of accented letters, so
-// "café" matches "cafe" and "Zürich" matches "zurich".
-func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			ascii = false
-			break
-		}
+// symbolKey is the key of a value with no words ("%", "#"): the key of the
+// one token tokenize makes of it when a question quotes it.
+func symbolKey(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
 	}
-	if ascii {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if f, ok := foldMap[r]; ok {
-			b.WriteString(f)
-		} else if unicode.Is(unicode.Mn, r) {
-			continue
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-var foldMap = func() map[rune]string {
-	m := map[rune]string{}
-	groups := map[string]string{
-		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ďđ", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
-		"i": "ìíîïĩīĭįı", "j": "ĵ", "k": "ķ", "l": "ĺļľŀł", "n": "ñńņňŉ", "o": "òóôõöøōŏő",
-		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťŧț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
-		"ae": "æ", "oe": "œ", "ss": "ß", "th": "þ",
-	}
-	for to, from := range groups {
-		for _, r := range from {
-			m[r] = to
-			m[unicode.ToUpper(r)] = to
-		}
-	}
-	return m
-}()
-
-// stem reduces a lower-case word to a crude stem shared by its inflections:
-// plural and past forms and -ing forms collapse ("libraries" and
-// "library", "shipped" and "ship", "hired" and "hire"). It is applied
-// alike to questions and to schema names, so it only has to be consistent,
-// not linguistically right.
-func stem(w string) string {
-	if s, ok := irregular[w]; ok {
-		w = s
-	}
-	if len(w) <= 3 || !isAlpha(w) {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "zzes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
-	switch {
-	case strings.HasSuffix(w, "ing") && len(w) > 5:
-		w = w[:len(w)-3]
-	case strings.HasSuffix(w, "ied") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "ed") && len(w) > 4 && !strings.HasSuffix(w, "eed"):
-		w = w[:len(w)-2]
-	}
-	// Undouble: shipp → ship, plann → plan.
-	if n := len(w); n > 3 && w[n-1] == w[n-2] && strings.IndexByte("bdgmnprt", w[n-1]) >= 0 {
-		w = w[:n-1]
-	}
-	if n := len(w); n > 3 && w[n-1] == 'e' {
-		w = w[:n-1]
-	}
-	if n := len(w); n > 3 && w[n-1] == 'y' {
-		w = w[:n-1] + "i"
-	}
-	return w
-}
-
-var irregular = map[string]string{
-	"people": "person", "persons": "person", "men": "man", "women": "woman", "children": "child",
-	"data": "data", "media": "media", "series": "series", "news": "news", "status": "status",
-	"statuses": "status", "analyses": "analysis", "indices": "index", "bus": "bus", "gas": "gas",
-	"born": "birth", "sold": "sell", "bought": "buy", "spent": "spend", "made": "make", "written": "write",
-	"wrote": "write", "paid": "pay", "sent": "send", "gave": "give", "given": "give", "took": "take",
-	"taken": "take", "got": "get", "came": "come", "done": "do", "did": "do", "does": "do", "has": "have",
-	"had": "have", "was": "be", "were": "be", "is": "be", "are": "be", "been": "be", "am": "be",
-}
-
-func isAlpha(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
-// splitName splits an identifier into lower-case words: "HomeTeam"
-// → home team, "page_count" → page count, "loan items" → loan
-// items, "HTTPStatus" → http status, "address2" → address 2.
-func splitName(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, fold(strings.ToLower(string(cur))))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r):
-			// A new word starts at an upper-case letter after a lower-case
-			// one, or before a lower-case one inside an acronym (HTTPStatus).
-			if len(cur) > 0 {
-				prev := rs[i-1]
-				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		case unicode.IsDigit(r):
-			if len(cur) > 0 && !unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		default:
-			if len(cur) > 0 && unicode.IsDigit(cur[len(cur)-1]) {
-				flush()
-			}
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return words
-}
-
-// stems maps words to their stems.
-func stems(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = stem(w)
-	}
-	return out
+	return mkToken(s, false, 0, 0).stem
 }
 
 // textKey is the lookup key of a value or phrase: the stems of its words,
-// with "and"/"&" dropped so "Arts & Crafts" and "arts and crafts" agree.
-func textKey(s string) string {
-	toks := tokenize(s)
+// with "and"/"&" dropped so "Food & Drink" and "food and drink" agree.
+func textKey(s string) string { return tokensKey(tokenize(s)) }
+
+// tokensKey is textKey of a text's tokens.
+func tokensKey(toks []token) string {
 	parts := make([]string, 0, len(toks))
 	for _, t := range toks {
 		if t.stem == "and" || t.sym {
@@ -365,3 +234,13 @@ func textKey(s string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// stem, stems, splitName and fold are core/text's: one tokenizer and
+// stemmer for the planner and the schema search.
+func stem(w string) string { return stemMemo.get(w, text.Stem) }
+
+func stems(words []string) []string { return text.Stems(words) }
+
+func splitName(name string) []string { return text.Words(name) }
+
+func fold(s string) string { return text.Fold(s) }
