@@ -3,6 +3,7 @@ package charts
 import (
 	"image/color"
 
+	"github.com/tablewise/tablewise/core/format"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -112,7 +113,7 @@ func (b *barsPlotter) valueLabel(c draw.Canvas, trX, trY func(float64) vg.Length
 			pt.Y = trY(v) - pad
 		}
 	}
-	c.FillText(sty, pt, formatValue(v))
+	c.FillText(sty, pt, format.Measure(v))
 }
 
 // withAlpha returns c with the given opacity.

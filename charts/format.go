@@ -1,76 +1,10 @@
 package charts
 
 import (
+	"github.com/tablewise/tablewise/core/format"
 	"math"
 	"strconv"
-	"strings"
 )
-
-// formatNumber formats v with the given number of decimals and thousands
-// separators: formatNumber(1234567.891, 2) == "1,234,567.89". Magnitudes of
-// 1e15 and beyond switch to exponent notation.
-func formatNumber(v float64, decimals int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	if math.Abs(v) >= 1e15 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	decimals = max(0, min(decimals, 10))
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	if s == "-0" || strings.HasPrefix(s, "-0.") && strings.Trim(s[3:], "0") == "" {
-		s = s[1:]
-	}
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteString(frac)
-	return b.String()
-}
-
-// formatValue formats a data value for a label: integers without decimals,
-// other values with enough decimals to show about three significant digits
-// (at most four), always with thousands separators.
-func formatValue(v float64) string {
-	if v == math.Trunc(v) {
-		return formatNumber(v, 0)
-	}
-	a := math.Abs(v)
-	switch {
-	case a >= 100:
-		return formatNumber(v, 0)
-	case a >= 10:
-		return formatNumber(v, 1)
-	case a >= 1:
-		return formatNumber(v, 2)
-	case a >= 0.01:
-		return trimZeros(formatNumber(v, 3))
-	}
-	return trimZeros(formatNumber(v, 4))
-}
-
-func trimZeros(s string) string {
-	if !strings.Contains(s, ".") {
-		return s
-	}
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
 
 // formatCompact formats v in at most about six characters for narrow
 // terminal axes: 950, 12.3k, 4.5M, 1.2B.
@@ -86,16 +20,16 @@ func formatCompact(v float64) string {
 			if math.Abs(x) >= 100 {
 				return strconv.FormatFloat(x, 'f', 0, 64) + s.sfx
 			}
-			return trimZeros(strconv.FormatFloat(x, 'f', 1, 64)) + s.sfx
+			return format.TrimZeros(strconv.FormatFloat(x, 'f', 1, 64)) + s.sfx
 		}
 	}
 	switch {
 	case v == math.Trunc(v):
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case a >= 10:
-		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
+		return format.TrimZeros(strconv.FormatFloat(v, 'f', 1, 64))
 	case a >= 0.01:
-		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
+		return format.TrimZeros(strconv.FormatFloat(v, 'f', 2, 64))
 	}
 	return strconv.FormatFloat(v, 'g', 2, 64)
 }

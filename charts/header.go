@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/format"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -46,7 +47,7 @@ func drawLegendRow(c draw.Canvas, d *chartData, th theme, y vg.Length) vg.Length
 	x := c.Min.X
 	mid := y - lineH/2
 	for i, s := range d.series {
-		name := truncateRunes(s.name, maxLabelRunes*2)
+		name := format.ClipRunes(s.name, maxLabelRunes*2)
 		itemW := sw + vg.Points(5) + sty.Width(name)
 		if x > c.Min.X && x+itemW > c.Max.X {
 			x = c.Min.X

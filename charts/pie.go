@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/tablewise/tablewise/core/format"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -36,7 +37,7 @@ func newPiePlotter(d *chartData, th theme) *piePlotter {
 	pp.values = d.series[0].ys
 	pp.pcts = percentages(pp.values, 1)
 	for i, l := range d.cats {
-		pp.labels = append(pp.labels, truncateRunes(l, maxLabelRunes*2))
+		pp.labels = append(pp.labels, format.ClipRunes(l, maxLabelRunes*2))
 		pp.colors = append(pp.colors, seriesColor(i, d.other && i == len(d.cats)-1))
 	}
 	return pp
@@ -57,9 +58,13 @@ func (pp *piePlotter) Plot(c draw.Canvas, _ *plot.Plot) {
 		labelW = max(labelW, sty.Width(l))
 	}
 	gap := vg.Points(12)
-	legendW := sw + vg.Points(8) + labelW + gap + pctW
+	fixed := sw + vg.Points(8) + gap + pctW // the legend less its names
 	w, h := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
-	legendW = min(legendW, w*0.45)
+	// The names get their widest width, unless the legend would take
+	// more than 45% of the chart. (Computed, not recovered by
+	// subtracting, which loses the last bit and cut the widest name.)
+	nameW := min(labelW, w*0.45-fixed)
+	legendW := fixed + nameW
 	r := min((w-legendW-vg.Points(40))/2, h/2) * 0.96
 	if r <= 0 {
 		return
@@ -115,7 +120,6 @@ func (pp *piePlotter) Plot(c draw.Canvas, _ *plot.Plot) {
 	// Legend: swatch, label, share.
 	x := c.Max.X - legendW
 	y := center.Y + lineH*vg.Length(len(pp.labels))/2 - lineH/2
-	nameW := legendW - (sw + vg.Points(8) + gap + pctW)
 	right := sty
 	right.XAlign = draw.XRight
 	for i, l := range pp.labels {

@@ -5,12 +5,16 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
+	"image/jpeg"
 	"image/png"
 	"math"
 	"strings"
 	"sync/atomic"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/chartspec"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -19,15 +23,19 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// PNG draws the chart spec describes from res as a PNG image of
-// opt.Width x opt.Height pixels (1200x800 when zero; each side between 100
-// and 8192).
+// PNG draws the chart spec describes from res as a PNG image (a JPEG when
+// opt.Format is FormatJPEG) of opt.Width x opt.Height pixels (1200x800
+// when zero; each side between 100 and 8192).
 //
-// The spec is validated first (see Validate). Bars keep the 24 largest
-// categories and fold the rest into "other", pies the 7 largest; at most 8
-// series are drawn (bars and scatters fold the rest into "other", lines drop
-// them); lines are downsampled to 1,000 points per series with LTTB. What
-// was folded, dropped or downsampled is said under the title.
+// The spec is validated first (see Validate). Bars of categories keep the
+// 25 largest, sorted largest first unless the query ordered its rows (a
+// top-level ORDER BY in res.SQL), and leave the rest out, or add them up in
+// an "other" bar when opt.Other is set; bars of dates or numbers keep
+// their order and are never regrouped (at most the last 1,000). Pies keep
+// the 7 largest slices and an "other" slice. At most 8 series are drawn
+// (bars and lines leave the smallest out; scatters fold them into
+// "other"); lines are downsampled to 1,000 points per series with LTTB.
+// What was left out, folded or downsampled is said under the title.
 //
 // Rendering runs in its own goroutine and PNG returns when it finishes or
 // when ctx is done, whichever comes first; in the second case the error
@@ -53,7 +61,7 @@ func PNG(ctx context.Context, spec answer.ChartSpec, res *query.Result, opt Opti
 				done <- outcome{err: fmt.Errorf("render chart: panic: %v", p)}
 			}
 		}()
-		b, err := renderPNG(ctx, spec, res, w, h)
+		b, err := renderPNG(ctx, spec, res, w, h, opt)
 		done <- outcome{b, err}
 	}()
 	select {
@@ -66,6 +74,9 @@ func PNG(ctx context.Context, spec answer.ChartSpec, res *query.Result, opt Opti
 
 // size applies the defaults and bounds to the requested size.
 func (o Options) size() (w, h int, err error) {
+	if o.Format != "" && o.Format != FormatPNG && o.Format != FormatJPEG {
+		return 0, 0, &chartspec.SpecError{Field: "format", Msg: fmt.Sprintf("unknown image format %q", o.Format), Hint: "use png or jpeg"}
+	}
 	w, h = o.Width, o.Height
 	if w == 0 {
 		w = DefaultWidth
@@ -73,8 +84,9 @@ func (o Options) size() (w, h int, err error) {
 	if h == 0 {
 		h = DefaultHeight
 	}
-	if w < minPixels || h < minPixels || w > maxPixels || h > maxPixels {
-		return 0, 0, fmt.Errorf("chart size %dx%d: each side must be between %d and %d pixels", w, h, minPixels, maxPixels)
+	if w < MinPixels || h < MinPixels || w > MaxPixels || h > MaxPixels {
+		return 0, 0, &chartspec.SpecError{Field: "size", Msg: fmt.Sprintf("chart size %dx%d: each side must be between %d and %d pixels", w, h, MinPixels, MaxPixels),
+			Hint: fmt.Sprintf("the default is %dx%d", DefaultWidth, DefaultHeight)}
 	}
 	return w, h, nil
 }
@@ -83,8 +95,10 @@ func (o Options) size() (w, h int, err error) {
 // panic or stall with it.
 var testHookDraw atomic.Pointer[func()]
 
-func renderPNG(ctx context.Context, spec answer.ChartSpec, res *query.Result, w, h int) ([]byte, error) {
-	d, err := prepare(spec, res, pngLimits(strings.ToLower(strings.TrimSpace(spec.Kind))))
+func renderPNG(ctx context.Context, spec answer.ChartSpec, res *query.Result, w, h int, opt Options) ([]byte, error) {
+	lim := pngLimits(strings.ToLower(strings.TrimSpace(spec.Kind)))
+	lim.other = lim.other || opt.Other
+	d, err := prepare(spec, res, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +114,12 @@ func renderPNG(ctx context.Context, spec answer.ChartSpec, res *query.Result, w,
 	}
 	var buf bytes.Buffer
 	buf.Grow(64 << 10)
+	if opt.Format == FormatJPEG {
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
+			return nil, fmt.Errorf("encode jpeg: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encode png: %w", err)
@@ -144,9 +164,11 @@ func newPlot(d *chartData, th theme) *plot.Plot {
 	p.BackgroundColor = nil // the canvas is already white
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Label.TextStyle.Font = th.axisLabel.Font
+		ax.Label.TextStyle.Handler = th.axisLabel.Handler
 		ax.Label.TextStyle.Color = th.axisLabel.Color
 		ax.Label.Padding = vg.Points(6)
 		ax.Tick.Label.Font = th.tick.Font
+		ax.Tick.Label.Handler = th.tick.Handler
 		ax.Tick.Label.Color = th.tick.Color
 		ax.LineStyle.Color = axisColor
 		ax.Tick.LineStyle.Color = axisColor
@@ -178,7 +200,7 @@ func categoryAxis(ax *plot.Axis, labels []string, th theme, length vg.Length, ve
 	short := make([]string, len(labels))
 	widest := vg.Length(0)
 	for i, l := range labels {
-		short[i] = truncateRunes(l, maxLabelRunes)
+		short[i] = format.ClipRunes(l, maxLabelRunes)
 		widest = max(widest, th.tick.Width(short[i]))
 	}
 	ax.Tick.Length = 0
@@ -191,7 +213,12 @@ func categoryAxis(ax *plot.Axis, labels []string, th theme, length vg.Length, ve
 		if need := lineH * 1.2; slot < need {
 			every = int(math.Ceil(float64(need / slot)))
 		}
-	} else if widest > slot*0.92 {
+	} else if widest <= slot*0.92 {
+		// An invisible tick: room between the axis and labels whose glyphs
+		// (CJK ones) reach the top of the line.
+		ax.Tick.Length = vg.Points(3)
+		ax.Tick.LineStyle = draw.LineStyle{Color: color.Transparent, Width: 1}
+	} else {
 		ax.Tick.Label.Rotation = math.Pi / 4
 		ax.Tick.Label.XAlign = draw.XRight
 		ax.Tick.Label.YAlign = draw.YTop

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,12 +11,16 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/chartspec"
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -156,12 +161,12 @@ func TestPNGOptionsSize(t *testing.T) {
 
 func TestPNGRefusesBadSpec(t *testing.T) {
 	_, err := PNG(context.Background(), answer.ChartSpec{Kind: answer.KindBar, X: "genre", Y: "genre"}, genreSales(1), Options{})
-	var se *SpecError
+	var se *chartspec.SpecError
 	if !errors.As(err, &se) || se.Field != "y" {
-		t.Errorf("PNG with a text y = %v, want a *SpecError on y", err)
+		t.Errorf("PNG with a text y = %v, want a *chartspec.SpecError on y", err)
 	}
 	if _, err := PNG(context.Background(), goldenCases[0].spec, nil, Options{}); !errors.As(err, &se) {
-		t.Errorf("PNG of a nil result = %v, want a *SpecError", err)
+		t.Errorf("PNG of a nil result = %v, want a *chartspec.SpecError", err)
 	}
 }
 
@@ -204,58 +209,150 @@ func TestPNGRecoversPanics(t *testing.T) {
 	}
 }
 
-func TestPrepareFoldsOther(t *testing.T) {
+func TestPrepareKeepsLargestCategories(t *testing.T) {
 	tests := []struct {
 		name      string
 		spec      answer.ChartSpec
 		res       *query.Result
+		other     bool
 		wantCats  int
 		wantOther string
+		wantNote  string
 	}{
-		{"bars beyond 25", answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(40), maxBars, "other (16)"},
-		{"pie beyond 8", answer.ChartSpec{Kind: answer.KindPie, X: "customer", Y: "spend"}, manyCategories(12), maxPieSlices, "other (5)"},
-		{"bars up to 25 stay", answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(25), 25, ""},
+		{"bars beyond 25 keep the 25 largest", answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(40), false, maxBars, "", "15 smaller categories not shown"},
+		{"an other bar only when asked", answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(40), true, maxBars, "other (16)", "“other (16)” adds up the 16 smallest"},
+		{"a pie keeps the whole", answer.ChartSpec{Kind: answer.KindPie, X: "customer", Y: "spend"}, manyCategories(12), false, maxPieSlices, "other (5)", "“other (5)” adds up the 5 smallest"},
+		{"bars up to 25 stay", answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(25), false, 25, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := prepare(tt.spec, tt.res, pngLimits(tt.spec.Kind))
+			lim := pngLimits(tt.spec.Kind)
+			lim.other = tt.other
+			d, err := prepare(tt.spec, tt.res, lim)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(d.cats) != tt.wantCats {
 				t.Fatalf("%d categories, want %d", len(d.cats), tt.wantCats)
 			}
+			notes := strings.Join(d.notes, " · ")
+			if tt.wantNote != "" && !strings.Contains(notes, tt.wantNote) || tt.wantNote == "" && notes != "" {
+				t.Errorf("notes %q, want %q", notes, tt.wantNote)
+			}
 			last := d.cats[len(d.cats)-1]
-			if tt.wantOther == "" {
-				if d.other || strings.HasPrefix(last, "other") {
-					t.Errorf("an other bucket %q was made", last)
+			ys := d.series[0].ys
+			n := len(ys)
+			if tt.wantOther != "" {
+				if last != tt.wantOther || !d.other {
+					t.Fatalf("last category %q (other=%v), want %q", last, d.other, tt.wantOther)
 				}
-				return
+				n-- // the other bucket is last, whatever its size
+			} else if d.other || strings.HasPrefix(last, "other") {
+				t.Fatalf("an other bucket %q was made", last)
 			}
-			if last != tt.wantOther || !d.other {
-				t.Errorf("last category %q (other=%v), want %q", last, d.other, tt.wantOther)
+			// Largest first, and every value left out is no larger than
+			// the smallest kept.
+			for i := 1; i < n; i++ {
+				if ys[i] > ys[i-1] {
+					t.Fatalf("bars not sorted by value: %v", ys[:n])
+				}
 			}
-			// Folding keeps the total.
-			total, want := 0.0, 0.0
-			for _, v := range d.series[0].ys {
-				total += v
+			kept := map[string]bool{}
+			for _, c := range d.cats[:n] {
+				kept[c] = true
 			}
 			for _, r := range tt.res.Rows {
-				f, _ := toFloat(r[1])
-				want += f
-			}
-			if total != want {
-				t.Errorf("total after folding %v, want %v", total, want)
-			}
-			if !strings.Contains(strings.Join(d.notes, " "), "grouped as “other”") {
-				t.Errorf("notes %q do not say what was grouped", d.notes)
+				if f, _ := chartspec.ToFloat(r[1]); !kept[r[0].(string)] && f > ys[n-1] {
+					t.Errorf("%v (%v) left out though larger than the smallest bar kept (%v)", r[0], f, ys[n-1])
+				}
 			}
 		})
 	}
 }
 
+// TestPrepareKeepsQueryOrder: bars come largest first unless the query
+// ordered its rows; then they keep its order.
+func TestPrepareKeepsQueryOrder(t *testing.T) {
+	spec := answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}
+	res := manyCategories(10) // rows by name, as GROUP BY returns them
+	d, err := prepare(spec, res, pngLimits(spec.Kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSortedFunc(d.series[0].ys, func(a, b float64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("without ORDER BY the bars are %v, want largest first", d.series[0].ys)
+	}
+	for _, sql := range []string{"SELECT customer, spend FROM t ORDER BY customer", "select customer, spend from t order by 1 limit 40"} {
+		res.SQL = sql
+		d, err = prepare(spec, res, pngLimits(spec.Kind))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.IsSorted(d.cats) {
+			t.Errorf("%s: bars %v, want the query's order", sql, d.cats)
+		}
+	}
+	res.SQL = "SELECT customer, (SELECT spend FROM s ORDER BY 1) AS spend FROM t"
+	if d, _ = prepare(spec, res, pngLimits(spec.Kind)); slices.IsSorted(d.cats) {
+		t.Errorf("an ORDER BY inside parentheses kept the rows' order: %v", d.cats)
+	}
+}
+
+// TestPrepareNeverRegroupsDates: bars over 42 months keep every month, in
+// time order, with no other bar and nothing left out.
+func TestPrepareNeverRegroupsDates(t *testing.T) {
+	var rows []query.Row
+	for i := range 42 {
+		m := time.Date(2022, time.Month(1+i), 1, 0, 0, 0, 0, time.UTC)
+		rows = append(rows, query.Row{m.Format("2006-01"), int64(300 + (i*37)%200)})
+	}
+	rows[5], rows[30] = rows[30], rows[5] // not in time order
+	res := result([]query.Column{{Name: "month", Type: "TEXT"}, {Name: "orders", Type: "INTEGER"}}, rows)
+	for _, kind := range []string{answer.KindBar, answer.KindHBar} {
+		d, err := prepare(answer.ChartSpec{Kind: kind, X: "month", Y: "orders"}, res, pngLimits(kind))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.cats) != 42 || d.other || len(d.notes) != 0 {
+			t.Fatalf("%s: %d categories (other %v), notes %q; want all 42 months and no note", kind, len(d.cats), d.other, d.notes)
+		}
+		if !slices.IsSorted(d.cats) {
+			t.Errorf("%s: months %v, want time order", kind, d.cats)
+		}
+	}
+}
+
+// TestAlbumsPerArtist is the Chinook case: 204 artists with albums, three
+// to 21 albums each. No other bar may flatten them.
+func TestAlbumsPerArtist(t *testing.T) {
+	path := testdb.SharedData(t, "chinook.sqlite")
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	res, err := query.Collect(context.Background(), d, "SELECT ar.Name AS artist, count(*) AS albums FROM Album al JOIN Artist ar USING (ArtistId) GROUP BY 1", query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _, err := chartspec.Complete(answer.ChartSpec{}, res.Columns, res.Rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := prepare(spec, res, pngLimits(spec.Kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cd.other || len(cd.cats) != maxBars || cd.cats[0] != "Iron Maiden" || cd.series[0].ys[0] != 21 {
+		t.Fatalf("%d bars starting %q = %v (other %v), want %d starting Iron Maiden = 21 and no other", len(cd.cats), cd.cats[0], cd.series[0].ys[0], cd.other, maxBars)
+	}
+	if want := fmt.Sprintf("%d smaller categories not shown", len(res.Rows)-maxBars); !strings.Contains(strings.Join(cd.notes, " "), want) {
+		t.Errorf("notes %q, want %q", cd.notes, want)
+	}
+}
+
 func TestPrepareSeries(t *testing.T) {
-	// 10 series: bars fold the two smallest into "other", lines drop them.
+	// 10 series: bars and lines leave the two smallest out.
 	var rows []query.Row
 	for s := range 10 {
 		for m := range 6 {
@@ -267,8 +364,8 @@ func TestPrepareSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bars.series) != maxSeries || bars.series[maxSeries-1].name != "other (3)" || !bars.series[maxSeries-1].other {
-		t.Errorf("bar series %d, last %+v; want %d ending in other (3)", len(bars.series), bars.series[len(bars.series)-1].name, maxSeries)
+	if len(bars.series) != maxSeries || bars.series[0].name != "s2" || bars.series[maxSeries-1].name != "s9" || !strings.Contains(strings.Join(bars.notes, " "), "2 smaller series not shown") {
+		t.Errorf("bar series %d, %q to %q, notes %q; want the %d largest, s2 to s9, and a note", len(bars.series), bars.series[0].name, bars.series[len(bars.series)-1].name, bars.notes, maxSeries)
 	}
 	lines, err := prepare(answer.ChartSpec{Kind: answer.KindLine, X: "month", Y: "v", Series: "grp"}, res, pngLimits(answer.KindLine))
 	if err != nil {

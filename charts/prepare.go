@@ -6,11 +6,11 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/chartspec"
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -49,6 +49,8 @@ type chartData struct {
 	xAxis  axisKind
 	cats   []string // bars and pies; category x positions of a line
 	other  bool     // the last category is an "other" bucket
+	xOrder bool     // bars and pies: x is dates or numbers, kept in their order
+	hidden int      // bars and pies: categories left out, not in an "other" bucket
 	series []seriesData
 	bins   []histBin
 	values []float64 // a histogram's values, for rebinning
@@ -57,17 +59,22 @@ type chartData struct {
 
 // limits caps what prepare keeps.
 type limits struct {
-	cats   int // bars or pie slices, "other" included
-	series int
-	points int // per line series; 0 keeps every point
-	bins   int
+	cats  int  // bars or pie slices, "other" included; categories of an ordered x are not limited
+	other bool // fold the categories beyond cats into an "other" bar (pies always do)
+	// ordered caps the bars of an ordered x (dates, numbers), which cats
+	// does not limit: beyond it the earliest are left out.
+	ordered int
+	series  int
+	points  int // per line series; 0 keeps every point
+	bins    int
 }
 
 // pngLimits are the caps for a PNG chart.
 func pngLimits(kind string) limits {
-	l := limits{cats: maxBars, series: maxSeries, points: maxLinePoints, bins: maxHistBins}
+	l := limits{cats: maxBars, ordered: maxOrderedBars, series: maxSeries, points: maxLinePoints, bins: maxHistBins}
 	if kind == answer.KindPie {
-		l.cats = maxPieSlices
+		// A pie is shares of a whole: what is left out is a slice.
+		l.cats, l.other = maxPieSlices, true
 	}
 	return l
 }
@@ -75,38 +82,38 @@ func pngLimits(kind string) limits {
 // prepare validates spec against res and reduces the result to chartData.
 func prepare(spec answer.ChartSpec, res *query.Result, lim limits) (*chartData, error) {
 	if res == nil {
-		return nil, &SpecError{Field: "rows", Msg: "there is no result to chart", Hint: "run a query first"}
+		return nil, &chartspec.SpecError{Field: "rows", Msg: "there is no result to chart", Hint: "run a query first"}
 	}
-	r, err := resolve(spec, res.Columns, res.Rows)
+	r, err := chartspec.Resolve(spec, res.Columns, res.Rows)
 	if err != nil {
 		return nil, err
 	}
-	d := &chartData{kind: r.kind, xLabel: sanitize(res.Columns[r.x].Name)}
-	if r.y >= 0 {
-		d.yLabel = sanitize(res.Columns[r.y].Name)
+	d := &chartData{kind: r.Kind, xLabel: chartspec.Sanitize(res.Columns[r.X].Name)}
+	if r.Y >= 0 {
+		d.yLabel = chartspec.Sanitize(res.Columns[r.Y].Name)
 	}
 	seriesName := ""
-	if r.s >= 0 {
-		seriesName = sanitize(res.Columns[r.s].Name)
+	if r.Series >= 0 {
+		seriesName = chartspec.Sanitize(res.Columns[r.Series].Name)
 	}
-	d.title = sanitize(spec.Title)
+	d.title = chartspec.Sanitize(spec.Title)
 	if d.title == "" {
-		d.title = deriveTitle(r.kind, d.xLabel, d.yLabel, seriesName)
+		d.title = chartspec.Title(r.Kind, d.xLabel, d.yLabel, seriesName)
 	}
 	if res.Truncated {
-		d.notes = append(d.notes, fmt.Sprintf("first %s rows only (result truncated)", formatNumber(float64(len(res.Rows)), 0)))
+		d.notes = append(d.notes, fmt.Sprintf("first %s rows only (result truncated)", format.Number(float64(len(res.Rows)), 0)))
 	}
 
-	switch r.kind {
+	switch r.Kind {
 	case answer.KindBar, answer.KindHBar, answer.KindPie:
-		prepareCategories(d, res.Rows, r, lim)
+		prepareCategories(d, res.Rows, r, lim, guard.OrdersResult(res.SQL))
 	case answer.KindLine, answer.KindScatter:
 		prepareXY(d, res.Rows, r, lim)
 	case answer.KindHistogram:
 		d.yLabel = "count"
 		vals := make([]float64, 0, len(res.Rows))
 		for _, row := range res.Rows {
-			if v, ok := toFloat(cell(row, r.x)); ok {
+			if v, ok := chartspec.ToFloat(chartspec.Cell(row, r.X)); ok {
 				vals = append(vals, v)
 			}
 		}
@@ -116,51 +123,34 @@ func prepare(spec answer.ChartSpec, res *query.Result, lim limits) (*chartData, 
 	return d, nil
 }
 
-// deriveTitle names a chart after its columns: "Total by month".
-func deriveTitle(kind, x, y, series string) string {
-	var t string
-	switch kind {
-	case answer.KindHistogram:
-		t = "distribution of " + humanize(x)
-	default:
-		t = humanize(y) + " by " + humanize(x)
-		if series != "" {
-			t += " and " + humanize(series)
-		}
-	}
-	r, n := utf8.DecodeRuneInString(t)
-	return string(unicode.ToUpper(r)) + t[n:]
-}
-
-// humanize turns a column name like "unit_price" into "unit price".
-func humanize(name string) string {
-	return strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
-}
-
-// prepareCategories sums y per x label (and per series), then folds the
-// smallest categories and series into "other" buckets.
-func prepareCategories(d *chartData, rows []query.Row, r resolved, lim limits) {
+// prepareCategories sums y per x label (and per series), keeps the
+// largest series, and orders and limits the categories (arrange).
+func prepareCategories(d *chartData, rows []query.Row, r chartspec.Resolved, lim limits, queryOrdered bool) {
 	catIdx := map[string]int{}
 	serIdx := map[string]int{}
 	var names []string
 	var vals [][]float64 // vals[series][category]
+	var keys []float64   // the x value of each category, when x is ordered
+	d.xOrder = r.XScan.Dates || r.XScan.Numeric
 	repeated := false
 	seen := map[[2]int]bool{}
 	for _, row := range rows {
-		y, ok := toFloat(cell(row, r.y))
+		y, ok := chartspec.ToFloat(chartspec.Cell(row, r.Y))
 		if !ok {
 			continue
 		}
-		label := labelOf(cell(row, r.x))
+		xv := chartspec.Cell(row, r.X)
+		label := chartspec.Label(xv)
 		c, ok := catIdx[label]
 		if !ok {
 			c = len(d.cats)
 			catIdx[label] = c
 			d.cats = append(d.cats, label)
+			keys = append(keys, orderKey(xv, r.XScan.Dates))
 		}
 		sname := d.yLabel
-		if r.s >= 0 {
-			sname = labelOf(cell(row, r.s))
+		if r.Series >= 0 {
+			sname = chartspec.Label(chartspec.Cell(row, r.Series))
 		}
 		s, ok := serIdx[sname]
 		if !ok {
@@ -188,27 +178,146 @@ func prepareCategories(d *chartData, rows []query.Row, r resolved, lim limits) {
 	}
 
 	if lim.series > 0 && len(d.series) > lim.series {
-		keep := topIndexes(len(d.series), lim.series-1, func(i int) float64 { return sumAbs(d.series[i].ys) })
-		folded := len(d.series) - (lim.series - 1)
-		other := seriesData{name: fmt.Sprintf("other (%d)", folded), other: true, ys: make([]float64, len(d.cats))}
+		keep := topIndexes(len(d.series), lim.series, func(i int) float64 { return sumAbs(d.series[i].ys) })
 		var kept []seriesData
 		for i, s := range d.series {
 			if keep[i] {
 				kept = append(kept, s)
-				continue
-			}
-			for c, v := range s.ys {
-				other.ys[c] += v
 			}
 		}
-		d.notes = append(d.notes, fmt.Sprintf("%d smaller series grouped as “other”", folded))
-		d.series = append(kept, other)
+		d.notes = append(d.notes, fmt.Sprintf("%d smaller series not shown", len(d.series)-len(kept)))
+		d.series = kept
 	}
 
-	foldCategories(d, lim.cats)
-	if r.kind == answer.KindPie && len(d.series) == 1 {
+	arrange(d, keys, queryOrdered)
+	limitCategories(d, lim.cats, lim.other, lim.ordered)
+	if r.Kind == answer.KindPie && len(d.series) == 1 {
 		sortSlices(d)
 	}
+}
+
+// orderKey is the value an ordered x axis sorts by: Unix seconds for
+// dates, the number otherwise.
+func orderKey(v any, dates bool) float64 {
+	if dates {
+		if t, ok := chartspec.ToTime(v); ok {
+			return unixSeconds(t)
+		}
+		return math.Inf(1)
+	}
+	if f, ok := chartspec.ToFloat(v); ok {
+		return f
+	}
+	return math.Inf(1)
+}
+
+// arrange orders the categories: as the query ordered its rows, else by
+// x when x is dates or numbers, else largest first.
+func arrange(d *chartData, keys []float64, queryOrdered bool) {
+	if queryOrdered {
+		return
+	}
+	idx := make([]int, len(d.cats))
+	for i := range idx {
+		idx[i] = i
+	}
+	if d.xOrder {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	} else {
+		w := categoryWeights(d)
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(w[b], w[a]) })
+	}
+	reorder(d, idx)
+}
+
+// categoryWeights is each category's size: the sum over series of its
+// absolute values.
+func categoryWeights(d *chartData) []float64 {
+	w := make([]float64, len(d.cats))
+	for _, s := range d.series {
+		for c, v := range s.ys {
+			w[c] += math.Abs(v)
+		}
+	}
+	return w
+}
+
+// reorder keeps the categories idx, in that order.
+func reorder(d *chartData, idx []int) {
+	cats := make([]string, len(idx))
+	for i, c := range idx {
+		cats[i] = d.cats[c]
+	}
+	d.cats = cats
+	for si := range d.series {
+		ys := make([]float64, len(idx))
+		for i, c := range idx {
+			ys[i] = d.series[si].ys[c]
+		}
+		d.series[si].ys = ys
+	}
+}
+
+// limitCategories keeps at most most categories (no limit when most is
+// 0). The bars of an ordered x (dates, numbers) are never regrouped: at
+// most ordered of them are kept, the last ones, and a note says how many
+// earlier ones are not shown. Otherwise the largest categories are kept, in
+// their order, and the rest are left out with a note saying how many, or,
+// when other is set (always for a pie), added up into a last "other (n)"
+// category that the note names.
+func limitCategories(d *chartData, most int, other bool, ordered int) {
+	if d.xOrder && d.kind != answer.KindPie {
+		if n := len(d.cats); ordered > 0 && n > ordered {
+			idx := make([]int, 0, ordered)
+			for c := n - ordered; c < n; c++ {
+				idx = append(idx, c)
+			}
+			reorder(d, idx)
+			d.hidden = n - ordered
+			d.notes = append(d.notes, fmt.Sprintf("the first %d of %d bars not shown (a line shows them all)", n-ordered, n))
+		}
+		return
+	}
+	if most <= 0 || len(d.cats) <= most {
+		return
+	}
+	other = other || d.kind == answer.KindPie
+	n := most
+	if other {
+		n--
+	}
+	keep := topIndexes(len(d.cats), n, func(c int) float64 {
+		t := 0.0
+		for _, s := range d.series {
+			t += math.Abs(s.ys[c])
+		}
+		return t
+	})
+	left := len(d.cats) - n
+	var idx []int
+	rest := make([]float64, len(d.series))
+	for c := range d.cats {
+		if keep[c] {
+			idx = append(idx, c)
+			continue
+		}
+		for si, s := range d.series {
+			rest[si] += s.ys[c]
+		}
+	}
+	reorder(d, idx)
+	if !other {
+		d.hidden = left
+		d.notes = append(d.notes, fmt.Sprintf("%d smaller categories not shown (the %d largest are)", left, n))
+		return
+	}
+	name := fmt.Sprintf("other (%d)", left)
+	d.cats = append(d.cats, name)
+	for si := range d.series {
+		d.series[si].ys = append(d.series[si].ys, rest[si])
+	}
+	d.other = true
+	d.notes = append(d.notes, fmt.Sprintf("“%s” adds up the %d smallest categories", name, left))
 }
 
 // sortSlices orders a pie's slices largest first, "other" staying last, so
@@ -224,50 +333,10 @@ func sortSlices(d *chartData) {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(ys[b], ys[a]) })
-	cats, vals := make([]string, 0, len(d.cats)), make([]float64, 0, len(ys))
-	for _, i := range idx {
-		cats, vals = append(cats, d.cats[i]), append(vals, ys[i])
+	if d.other {
+		idx = append(idx, n)
 	}
-	d.cats = append(cats, d.cats[n:]...)
-	d.series[0].ys = append(vals, ys[n:]...)
-}
-
-// foldCategories keeps the most-1 categories with the largest values (in
-// their order) and sums the rest into a last "other (n)" category.
-func foldCategories(d *chartData, most int) {
-	if most <= 0 || len(d.cats) <= most {
-		return
-	}
-	keep := topIndexes(len(d.cats), most-1, func(c int) float64 {
-		t := 0.0
-		for _, s := range d.series {
-			t += math.Abs(s.ys[c])
-		}
-		return t
-	})
-	folded := len(d.cats) - (most - 1)
-	var cats []string
-	for c, name := range d.cats {
-		if keep[c] {
-			cats = append(cats, name)
-		}
-	}
-	cats = append(cats, fmt.Sprintf("other (%d)", folded))
-	for si := range d.series {
-		ys := make([]float64, 0, len(cats))
-		rest := 0.0
-		for c, v := range d.series[si].ys {
-			if keep[c] {
-				ys = append(ys, v)
-			} else {
-				rest += v
-			}
-		}
-		d.series[si].ys = append(ys, rest)
-	}
-	d.cats = cats
-	d.other = true
-	d.notes = append(d.notes, fmt.Sprintf("%d smaller categories grouped as “other”", folded))
+	reorder(d, idx)
 }
 
 // topIndexes marks the k indexes with the largest weight (ties keep the
@@ -294,14 +363,14 @@ func sumAbs(vs []float64) float64 {
 }
 
 // prepareXY collects the points of a line or scatter chart per series.
-func prepareXY(d *chartData, rows []query.Row, r resolved, lim limits) {
-	sc := r.xScan
+func prepareXY(d *chartData, rows []query.Row, r chartspec.Resolved, lim limits) {
+	sc := r.XScan
 	switch {
-	case sc.dates:
+	case sc.Dates:
 		d.xAxis = axisTime
-	case sc.numeric && sc.ints && sc.minV >= 1900 && sc.maxV <= 2100:
+	case sc.Numeric && sc.Ints && sc.Min >= 1900 && sc.Max <= 2100:
 		d.xAxis = axisYear
-	case sc.numeric:
+	case sc.Numeric:
 		d.xAxis = axisNumber
 	default:
 		d.xAxis = axisCategory
@@ -310,15 +379,15 @@ func prepareXY(d *chartData, rows []query.Row, r resolved, lim limits) {
 	catIdx := map[string]int{}
 	serIdx := map[string]int{}
 	for _, row := range rows {
-		y, ok := toFloat(cell(row, r.y))
+		y, ok := chartspec.ToFloat(chartspec.Cell(row, r.Y))
 		if !ok {
 			continue
 		}
-		xv := cell(row, r.x)
+		xv := chartspec.Cell(row, r.X)
 		var x float64
 		switch d.xAxis {
 		case axisTime:
-			t, ok := toTime(xv)
+			t, ok := chartspec.ToTime(xv)
 			if !ok {
 				continue
 			}
@@ -327,7 +396,7 @@ func prepareXY(d *chartData, rows []query.Row, r resolved, lim limits) {
 			if xv == nil {
 				continue
 			}
-			label := labelOf(xv)
+			label := chartspec.Label(xv)
 			c, ok := catIdx[label]
 			if !ok {
 				c = len(d.cats)
@@ -336,13 +405,13 @@ func prepareXY(d *chartData, rows []query.Row, r resolved, lim limits) {
 			}
 			x = float64(c)
 		default:
-			if x, ok = toFloat(xv); !ok {
+			if x, ok = chartspec.ToFloat(xv); !ok {
 				continue
 			}
 		}
 		sname := d.yLabel
-		if r.s >= 0 {
-			sname = labelOf(cell(row, r.s))
+		if r.Series >= 0 {
+			sname = chartspec.Label(chartspec.Cell(row, r.Series))
 		}
 		s, ok := serIdx[sname]
 		if !ok {
@@ -408,7 +477,7 @@ func prepareXY(d *chartData, rows []query.Row, r resolved, lim limits) {
 		d.notes = append(d.notes, "values at repeated x are summed")
 	}
 	if after < before {
-		d.notes = append(d.notes, fmt.Sprintf("downsampled from %s to %s points (LTTB)", formatNumber(float64(before), 0), formatNumber(float64(after), 0)))
+		d.notes = append(d.notes, fmt.Sprintf("downsampled from %s to %s points (LTTB)", format.Number(float64(before), 0), format.Number(float64(after), 0)))
 	}
 }
 

@@ -44,6 +44,12 @@ func TestSampleGoldens(t *testing.T) {
 			answer.ChartSpec{Kind: "scatter", X: "unit_price", Y: "units", Title: "Price and units sold per product"}},
 		{"pie", "SELECT type AS method, count(*) AS payments FROM payments GROUP BY 1",
 			answer.ChartSpec{Kind: "pie", X: "method", Y: "payments", Title: "Payments by method"}},
+		{"cjk", "SELECT city, count(*) AS customers FROM customers WHERE country_id IN (SELECT country_id FROM countries WHERE name IN ('Japan','South Korea')) GROUP BY 1 ORDER BY 2 DESC LIMIT 10",
+			answer.ChartSpec{Kind: "bar", X: "city", Y: "customers"}},
+		{"cjk_names", "SELECT c.name AS customer, round(sum(o.freight)) AS freight FROM customers c JOIN orders o USING (customer_id) WHERE country_id IN (SELECT country_id FROM countries WHERE name IN ('Japan','South Korea')) GROUP BY 1 ORDER BY 2 DESC LIMIT 15",
+			answer.ChartSpec{Kind: "hbar", X: "customer", Y: "freight"}},
+		{"bar_months", "SELECT strftime('%Y-%m', order_date) AS month, count(*) AS orders FROM orders GROUP BY 1",
+			answer.ChartSpec{Kind: "bar", X: "month", Y: "orders"}},
 		{"histogram", "SELECT freight FROM orders",
 			answer.ChartSpec{Kind: "histogram", X: "freight", Title: "Freight per order"}},
 	}

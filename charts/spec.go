@@ -4,73 +4,71 @@
 // that speak the Kitty, iTerm2 or Sixel image protocols. It also suggests a
 // chart from the shape of a result.
 //
-// Every entry point validates the spec against the result first (Validate);
-// a spec the result cannot satisfy is reported as a *SpecError that says what
-// is wrong and what to pick instead.
+// The rules for a spec — which kinds exist, which columns fit, what is
+// suggested or filled in — live in core/chartspec, where the core can use
+// them too. Every entry point here validates the spec against the result
+// first (chartspec.Resolve); a spec the result cannot satisfy is reported as
+// a *chartspec.SpecError that says what is wrong and what to pick instead.
 package charts
 
 import (
-	"errors"
 	"image/color"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablewise/tablewise/core/chartspec"
 )
 
-// Limits on what is drawn. Results bigger than these are aggregated,
-// downsampled or refused, never drawn as they are.
+// Limits on what is drawn. Results bigger than chartspec.MaxRows (and
+// scatters bigger than chartspec.MaxScatterPoints) are refused; bars and
+// pies aggregate, lines are downsampled and histograms are binned.
 const (
-	// MaxScatterPoints is the largest scatter plot Validate accepts: every
-	// point of a scatter is drawn, so its cost grows with the input.
-	MaxScatterPoints = 10_000
-	// MaxRows is the largest input any other kind accepts. Bars and pies
-	// aggregate, lines are downsampled and histograms are binned, so their
-	// drawing cost does not grow with the input, but scanning it does.
-	MaxRows = 1_000_000
-
-	maxBars       = 25   // bars drawn in a PNG; beyond it the rest become "other"
-	maxPieSlices  = 8    // pie slices; beyond it the rest become "other"
-	maxSeries     = 8    // series in grouped bars, lines and scatters
-	maxLinePoints = 1000 // points per line series after LTTB
-	maxHistBins   = 50
-	maxLabelRunes = 18 // category labels longer than this are truncated with "…"
+	maxBars        = 25   // bars of categories in a PNG: the largest are kept
+	maxPieSlices   = 8    // pie slices; beyond it the rest become "other"
+	maxOrderedBars = 1000 // bars of dates or numbers in a PNG: the last are kept
+	maxSeries      = chartspec.MaxSeries
+	maxLinePoints  = 1000 // points per line series after LTTB
+	maxHistBins    = 50
+	maxLabelRunes  = 18 // category labels longer than this are truncated with "…"
 )
 
-// ErrTooManyPoints is wrapped by the *SpecError Validate returns when a
-// result has more points than its chart kind can draw.
-var ErrTooManyPoints = errors.New("too many points")
-
-// SpecError says why a chart spec does not fit the result it should be drawn
-// from. Field is the spec field at fault ("kind", "x", "y", "series") or
-// "rows" when the data itself is the problem; Hint says what to do instead.
-// Callers detect it with errors.As (the CLI maps it to exit code 2).
-type SpecError struct {
-	Field string
-	Msg   string
-	Hint  string
-
-	err error // wrapped sentinel, e.g. ErrTooManyPoints
-}
-
-// Error returns the message followed by the hint.
-func (e *SpecError) Error() string {
-	if e.Hint == "" {
-		return e.Msg
-	}
-	return e.Msg + " — " + e.Hint
-}
-
-// Unwrap returns the sentinel error this one refines, if any.
-func (e *SpecError) Unwrap() error { return e.err }
-
-// Options sizes a PNG chart in pixels. Zero values mean 1200x800.
+// Options sizes a PNG chart in pixels (zero values mean 1200x800) and
+// says what to do with categories beyond the 25 largest bars.
 type Options struct {
 	Width, Height int
+	// Other adds up the categories beyond the largest bars into a last
+	// "other (n)" bar; without it they are left out. Either way a note
+	// under the title says how many.
+	Other bool
+	// Format is the image format: FormatPNG (the default) or FormatJPEG.
+	Format string
+}
+
+// Image formats of PNG's output.
+const (
+	FormatPNG  = "png"
+	FormatJPEG = "jpeg"
+)
+
+// FormatFor is the image format a file name asks for by its extension:
+// .png (or none) is PNG, .jpg and .jpeg are JPEG; any other is "" (not
+// supported).
+func FormatFor(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png", "":
+		return FormatPNG
+	case ".jpg", ".jpeg":
+		return FormatJPEG
+	}
+	return ""
 }
 
 // Default and allowed PNG sizes in pixels.
 const (
 	DefaultWidth  = 1200
 	DefaultHeight = 800
-	minPixels     = 100
-	maxPixels     = 8192
+	MinPixels     = 100
+	MaxPixels     = 8192
 )
 
 // palette is the Okabe–Ito palette, ordered for a white background: eight

@@ -30,8 +30,9 @@ const (
 // spaces. Bars (bar and hbar alike) are horizontal block bars with labels
 // and values, lines and scatters are braille dots, a pie is a proportional
 // strip over a legend of shares, a histogram is columns of blocks. The
-// title takes the first line when there are at least 6 lines. Categories
-// that do not fit are folded into "other". The spec is validated first
+// title takes the first line when there are at least 6 lines. Bars that do
+// not fit are left out (the largest are kept) and a last line says how
+// many; pie slices that do not fit are folded into "other". The spec is validated first
 // (see Validate); text from the database is stripped of control
 // characters, so the only escape sequences in the result are the colors
 // TextOptions asks for.

@@ -84,19 +84,22 @@ func TestTextPieSharesSumTo100(t *testing.T) {
 	}
 }
 
-func TestTextBarsShowValuesAndOther(t *testing.T) {
+func TestTextBarsShowValuesAndWhatIsLeftOut(t *testing.T) {
 	out, err := Text(answer.ChartSpec{Kind: answer.KindBar, X: "customer", Y: "spend"}, manyCategories(40), 60, 12)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out, "\n")
-	// Title plus 11 bar lines: 10 customers and the other 30 folded.
+	// Title plus 11 lines: the 10 largest customers and how many more.
 	if !strings.HasPrefix(lines[0], "Spend by customer") {
 		t.Errorf("first line %q, want the title", lines[0])
 	}
 	last := lines[len(lines)-1]
-	if !strings.HasPrefix(last, "other (30)") {
-		t.Errorf("last line %q, want the other (30) bucket", last)
+	if strings.TrimSpace(last) != "… 30 more not shown" {
+		t.Errorf("last line %q, want how many are not shown", last)
+	}
+	if !strings.Contains(out, "customer 26") || strings.Contains(out, "customer 01") {
+		t.Errorf("the largest customer (26) is missing or the smallest (01) is shown:\n%s", out)
 	}
 	if !strings.Contains(lines[1], "█") || !strings.Contains(lines[1], ",") {
 		t.Errorf("bar line %q, want blocks and a formatted value", lines[1])

@@ -1,10 +1,12 @@
 package charts
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 // bars draws horizontal bars, one line per category and series, with the
@@ -16,7 +18,11 @@ func (t *textChart) bars(d *chartData, rows int) {
 	if legend {
 		avail--
 	}
-	foldCategories(d, max(1, avail/k))
+	if most := max(1, avail/k); len(d.cats) > most {
+		// One line says how many are not shown.
+		most = max(1, (avail-1)/k)
+		limitCategories(d, most, false, most)
+	}
 
 	labelW := 0
 	for _, c := range d.cats {
@@ -29,7 +35,7 @@ func (t *textChart) bars(d *chartData, rows int) {
 		for _, v := range s.ys {
 			maxAbs = math.Max(maxAbs, math.Abs(v))
 			neg = neg || v < 0
-			valueW = max(valueW, len(formatValue(v)))
+			valueW = max(valueW, len(format.Measure(v)))
 		}
 	}
 	compact := valueW > t.w/4
@@ -62,7 +68,7 @@ func (t *textChart) bars(d *chartData, rows int) {
 			bar := t.bar(v, maxAbs, barW, si, k > 1 || neg && v < 0)
 			line := pad(label, labelW) + " " + t.paint(bar, si, other)
 			if valueW >= 0 {
-				val := formatValue(v)
+				val := format.Measure(v)
 				if compact {
 					val = formatCompact(v)
 				}
@@ -70,6 +76,13 @@ func (t *textChart) bars(d *chartData, rows int) {
 			}
 			t.add(line)
 		}
+	}
+	if d.hidden > 0 {
+		more := fmt.Sprintf("… %d more not shown", d.hidden)
+		if d.xOrder {
+			more = fmt.Sprintf("… %d earlier not shown", d.hidden)
+		}
+		t.add(fit(more, t.w))
 	}
 	if legend {
 		var parts []string
@@ -118,7 +131,7 @@ func (t *textChart) pie(d *chartData, rows int) {
 	if legendRows >= 1 {
 		slices = min(slices, legendRows)
 	}
-	foldCategories(d, slices)
+	limitCategories(d, slices, true, 0)
 	if len(d.series) == 0 {
 		return
 	}

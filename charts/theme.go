@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	xfont "golang.org/x/image/font"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -49,7 +48,7 @@ func textStyle(size vg.Length, bold bool, c color.Color) text.Style {
 		Font:    font.From(f, size),
 		XAlign:  draw.XLeft,
 		YAlign:  draw.YBottom,
-		Handler: plot.DefaultTextHandler,
+		Handler: textHandler(),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tablewise/tablewise/core/format"
 	"gonum.org/v1/plot"
 )
 
@@ -18,7 +19,7 @@ type numberTicks struct{}
 func (numberTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := niceStep(lo, hi, false)
 	dec := decimalsFor(step)
-	return stepTicks(lo, hi, step, func(v float64) string { return formatNumber(v, dec) })
+	return stepTicks(lo, hi, step, func(v float64) string { return format.Number(v, dec) })
 }
 
 // integerTicks is numberTicks for whole numbers: years (written without
@@ -30,7 +31,7 @@ func (t integerTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := niceStep(lo, hi, true)
 	return stepTicks(lo, hi, step, func(v float64) string {
 		if t.separators {
-			return formatNumber(v, 0)
+			return format.Number(v, 0)
 		}
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	})

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/chartspec"
 	"gonum.org/v1/plot"
 )
 
@@ -51,7 +52,7 @@ func TestIntegerTicksForYears(t *testing.T) {
 
 func TestTimeTicks(t *testing.T) {
 	sec := func(s string) float64 {
-		tm, ok := parseDate(s)
+		tm, ok := chartspec.ToTime(s)
 		if !ok {
 			t.Fatalf("bad date %q", s)
 		}
