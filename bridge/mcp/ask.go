@@ -4,34 +4,37 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
-// ask answers a question with the question agent; it is served only when
-// Options.NewAgent is set (a model provider is configured).
-var ask = tool{
+// askTool answers a question through Options.Ask: the question agent when
+// a model provider is configured, else the offline planner. A thread_id
+// names a conversation of the database the call is about.
+var askTool = tool{
 	name: tools.NameAsk,
 	params: []mcpgo.ToolOption{
 		mcpgo.WithString("question", mcpgo.Required()),
 		mcpgo.WithString("thread_id"),
-		outputSchema[askResult](),
+		// The whole bundle comes back; to keep tools/list small the schema
+		// names only what a client acts on first (the row count, columns,
+		// chart, flags and diagnostics come too).
+		outputSchema[askResult]("status", "answer", "sql", "rows", "follow_ups", "clarification"),
 	},
 	// The agent's own wall-time budget ends the question first.
 	timeout: 100 * time.Second,
 	handle: func(ctx context.Context, s *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
-		q, err := a.need("question")
-		if err != nil {
-			return nil, err
+		q := a.str("question")
+		conv := ask.Conversation{DB: d}
+		if th := a.str("thread_id"); th != "" {
+			conv.Key = d.Label() + "\x00" + th
 		}
-		ag, th := s.askers.get(d, a.str("thread_id"))
-		b, err := ag.AskIn(ctx, th, q, nil)
+		b, err := s.ask.Ask(ctx, q, conv, nil)
 		if err != nil {
 			if b == nil {
 				return nil, err
@@ -74,41 +77,4 @@ func (r askResult) Text() string {
 		fmt.Fprintf(&b, "options: %s\n", strings.Join(r.Clarification.Options, " | "))
 	}
 	return b.String()
-}
-
-// askers keeps one agent per database and the threads clients name.
-type askers struct {
-	newAgent func(*db.DB) *agent.Agent
-	mu       sync.Mutex
-	agents   map[*db.DB]*agent.Agent
-	threads  map[string]*agent.Thread
-}
-
-// maxThreads bounds the threads kept; past it the oldest are forgotten.
-const maxThreads = 1000
-
-func (k *askers) get(d *db.DB, thread string) (*agent.Agent, *agent.Thread) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	ag := k.agents[d]
-	if ag == nil {
-		ag = k.newAgent(d)
-		k.agents[d] = ag
-	}
-	if thread == "" {
-		return ag, &agent.Thread{} // a question on its own
-	}
-	key := d.Label() + "\x00" + thread
-	th := k.threads[key]
-	if th == nil {
-		if len(k.threads) >= maxThreads {
-			for key := range k.threads { // forget an arbitrary thread
-				delete(k.threads, key)
-				break
-			}
-		}
-		th = &agent.Thread{}
-		k.threads[key] = th
-	}
-	return ag, th
 }

@@ -2,47 +2,74 @@ package mcp
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
-	"github.com/tablewise/tablewise/core/agent"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 )
 
-// askServer serves the sample database with the ask tool, its agent
-// talking to a scripted model server.
-func askServer(t *testing.T, f *llmtest.Server) *Server {
+// askServer serves dbs with the ask tool answered by the agent, talking to
+// a scripted model server.
+func askServer(t *testing.T, f *llmtest.Server, dbs ...*db.DB) *Server {
 	t.Helper()
-	p, err := llm.New(llm.Config{Provider: f.Provider(), OpenAIBaseURL: f.URL, OpenAIKey: "k", AnthropicBaseURL: f.URL, AnthropicKey: "k", Model: "fake"},
-		llm.WithBackoff(time.Millisecond, time.Millisecond))
+	vars := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": f.URL}
+	if f.Provider() == "openai" {
+		vars = map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": f.URL}
+	}
+	svc, err := ask.New(ask.Config{Getenv: func(k string) string { return vars[k] }, TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
 	require.NoError(t, err)
-	s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Version: "test", ValidateOutput: true,
-		NewAgent: func(d *db.DB) *agent.Agent { return agent.New(d, p, agent.CoreTools(d), agent.Options{}) }})
+	t.Cleanup(func() { svc.Close() })
+	s, err := New(Options{Databases: dbs, Version: "test", ValidateOutput: true, Ask: svc})
 	require.NoError(t, err)
 	return s
 }
 
-func TestAskToolOnlyWithAModel(t *testing.T) {
+// bundle decodes a result's structured content.
+type bundle struct {
+	Status    string   `json:"status"`
+	Answer    string   `json:"answer"`
+	SQL       string   `json:"sql"`
+	Rows      [][]any  `json:"rows"`
+	Provider  string   `json:"provider"`
+	FollowUps []string `json:"follow_ups"`
+}
+
+func bundleOf(t *testing.T, res *mcpgo.CallToolResult) bundle {
+	t.Helper()
+	var b bundle
+	raw, _ := json.Marshal(res.StructuredContent)
+	require.NoError(t, json.Unmarshal(raw, &b))
+	return b
+}
+
+// TestAskToolWithoutAModel: with no model configured the ask tool is still
+// listed, read-only, and the offline planner answers it, in threads too.
+func TestAskToolWithoutAModel(t *testing.T) {
 	c := connect(t, newServer(t, sampleDB(t)))
 	tools, err := c.ListTools(t.Context(), mcpgo.ListToolsRequest{})
-	require.NoError(t, err)
-	for _, tl := range tools.Tools {
-		require.NotEqual(t, "ask", tl.Name, "ask is served without a model")
-	}
-	f := llmtest.New(t, "anthropic")
-	c = connect(t, askServer(t, f))
-	tools, err = c.ListTools(t.Context(), mcpgo.ListToolsRequest{})
 	require.NoError(t, err)
 	found := false
 	for _, tl := range tools.Tools {
 		found = found || tl.Name == "ask" && tl.Annotations.ReadOnlyHint != nil && *tl.Annotations.ReadOnlyHint
 	}
 	require.True(t, found, "ask not listed as read-only")
+
+	res := call(t, c, "ask", map[string]any{"question": "How many customers are there?", "thread_id": "t1"})
+	require.False(t, res.IsError, text(t, res))
+	b := bundleOf(t, res)
+	require.Equal(t, "offline", b.Provider)
+	require.Equal(t, "answered", b.Status)
+	require.EqualValues(t, 2400, b.Rows[0][0])
+	require.Contains(t, text(t, res), "2,400")
+
+	res = call(t, c, "ask", map[string]any{"question": "Why did revenue drop last spring?", "thread_id": "t1"})
+	require.False(t, res.IsError, text(t, res))
+	require.Equal(t, "refused", bundleOf(t, res).Status)
 }
 
 func TestAskToolAnswersInThreads(t *testing.T) {
@@ -54,17 +81,10 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM orders"}`)),
 				llmtest.Text("And 11,887 orders."),
 			)
-			c := connect(t, askServer(t, f))
+			c := connect(t, askServer(t, f, sampleDB(t)))
 			res := call(t, c, "ask", map[string]any{"question": "How many customers?", "thread_id": "t1"})
 			require.False(t, res.IsError, text(t, res))
-			var b struct {
-				Status string  `json:"status"`
-				Answer string  `json:"answer"`
-				SQL    string  `json:"sql"`
-				Rows   [][]any `json:"rows"`
-			}
-			raw, _ := json.Marshal(res.StructuredContent)
-			require.NoError(t, json.Unmarshal(raw, &b))
+			b := bundleOf(t, res)
 			require.Equal(t, "answered", b.Status)
 			require.Equal(t, "SELECT count(*) AS n FROM customers", b.SQL)
 			require.EqualValues(t, 2400, b.Rows[0][0])
@@ -83,4 +103,26 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 			require.True(t, strings.Contains(text(t, res), "question"), text(t, res))
 		})
 	}
+}
+
+// TestAskThreadsAreScopedByDatabase: the same thread_id on two databases
+// names two conversations.
+func TestAskThreadsAreScopedByDatabase(t *testing.T) {
+	f := llmtest.New(t, "openai",
+		llmtest.Text("First, on the sample."),
+		llmtest.Text("First, on the fixture."),
+		llmtest.Text("Second, on the sample."),
+	)
+	c := connect(t, askServer(t, f, sampleDB(t), fixtureDB(t)))
+	for _, label := range []string{"sample", "fixture", "sample"} {
+		res := call(t, c, "ask", map[string]any{"question": "hello " + label, "thread_id": "t", "database": label})
+		require.False(t, res.IsError, text(t, res))
+	}
+	var got []string
+	for _, m := range f.Texts(2) {
+		if !strings.HasPrefix(m, "system: ") {
+			got = append(got, m)
+		}
+	}
+	require.Equal(t, []string{"user: hello sample", "assistant: First, on the sample.", "user: hello sample"}, got)
 }

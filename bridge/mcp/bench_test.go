@@ -1,8 +1,14 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -42,6 +48,47 @@ func BenchmarkRunSQLPointQueryHTTP(b *testing.B) {
 	benchPointQueries(b, c)
 }
 
+// BenchmarkRunSQLPointQueryStdio is the same through the stdio transport
+// as tablewise mcp serves it, driven with raw JSON-RPC lines: the figure
+// is the server's and the transport's work per call, with no client
+// decoding the answer.
+func BenchmarkRunSQLPointQueryStdio(b *testing.B) {
+	s := benchServer(b)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(ctx, inR, outW) }()
+	b.Cleanup(func() {
+		cancel()
+		inW.Close()
+		outR.Close()
+		<-done
+	})
+	out := bufio.NewReader(outR)
+	roundTrip := func(line string) string {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := out.ReadString('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		resp := roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_sql","arguments":{"sql":"SELECT * FROM customers WHERE customer_id = %d"}}}`, i+2, 1+i%2400))
+		if !strings.Contains(resp, `"row_count":1`) || strings.Contains(resp, `"isError":true`) {
+			b.Fatalf("answer %s", resp)
+		}
+	}
+}
+
 func benchPointQueries(b *testing.B, c *client.Client) {
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -63,3 +110,54 @@ func benchServer(b *testing.B) *Server {
 	require.NoError(b, err)
 	return s
 }
+
+// bigResultSQL returns 1,000 rows of 8 KiB of text each: 8.2 MB, just
+// under run_sql's 8 MiB cap.
+const bigResultSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 1000) " +
+	"SELECT x, replace(hex(zeroblob(4096)), '00', 'ab') AS pad FROM c"
+
+// BenchmarkRunSQL8MBHTTP is one run_sql call returning 8 MB through the
+// streamable HTTP handler, with the response written to a sink that
+// discards it: B/op is the server's own Go memory per call (no client
+// decodes in this process).
+func BenchmarkRunSQL8MBHTTP(b *testing.B) {
+	h, err := benchServer(b).NewHTTPHandler(HTTPOptions{Addr: "127.0.0.1:0"})
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = h.Close(context.Background()) })
+	init := httptest.NewRecorder()
+	session := serve(h, init, "", initBody)
+	require.Equal(b, http.StatusOK, init.Code, init.Body.String())
+	call, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+		"params": map[string]any{"name": "run_sql", "arguments": map[string]any{"sql": bigResultSQL, "max_rows": 1000}}})
+	require.NoError(b, err)
+	b.ReportAllocs()
+	var w discardWriter
+	for b.Loop() {
+		w = discardWriter{header: http.Header{}}
+		serve(h, &w, session, string(call))
+		if w.n < 8_000_000 || w.code != http.StatusOK {
+			b.Fatalf("status %d, %d bytes", w.code, w.n)
+		}
+	}
+	b.ReportMetric(float64(w.n)/1e6, "MB/response")
+}
+
+// discardWriter is an http.ResponseWriter that counts and drops the body.
+type discardWriter struct {
+	header http.Header
+	code   int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+func (w *discardWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+func (w *discardWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.n += len(p)
+	return len(p), nil
+}
+func (w *discardWriter) Flush() {}

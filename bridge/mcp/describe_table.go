@@ -8,21 +8,12 @@ import (
 	"github.com/tablewise/tablewise/core/tools"
 )
 
-var describeTable = tool{
-	name: tools.NameDescribeTable,
-	params: []mcpgo.ToolOption{
-		mcpgo.WithString("table", mcpgo.Required()),
-		outputSchema[tools.TableDescription](),
-	},
-	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
-		name, err := a.need("table")
-		if err != nil {
-			return nil, err
-		}
-		t, err := tools.DescribeTable(ctx, d, name)
-		if err != nil {
-			return nil, err
-		}
-		return structured(t), nil
-	},
-}
+var describeTable = coreTool(tools.NameDescribeTable, func(ctx context.Context, d *db.DB, a args) (*tools.TableDescription, error) {
+	t, err := tools.DescribeTable(ctx, d, a.str("table"))
+	if err != nil {
+		return nil, err
+	}
+	t.Bound(a.str("columns"), 0)
+	return t, nil
+}, mcpgo.WithString("table", mcpgo.Required()),
+	mcpgo.WithString("columns"))

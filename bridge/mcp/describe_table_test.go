@@ -23,7 +23,8 @@ func TestDescribeTable(t *testing.T) {
 	got = okResult[tools.TableDescription](t, res)
 	assert.Equal(t, "promo codes", got.Name)
 	require.Len(t, got.ReferencedBy, 1)
-	assert.Equal(t, `orders.promo_code_id = "promo codes".promo_code_id`, got.ReferencedBy[0].Join())
+	assert.Equal(t, tools.ForeignKeyInfo{Table: "orders", Columns: []string{"promo_code_id"}, RefTable: "promo codes", RefColumns: []string{"promo_code_id"}}, got.ReferencedBy[0])
+	assert.Contains(t, text(t, res), "  orders.promo_code_id = \"promo codes\".promo_code_id\n")
 }
 
 func TestDescribeTableUnknown(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
 )
@@ -41,23 +42,13 @@ type CSVExport struct {
 // Text says what was exported and whether it was capped.
 func (e *CSVExport) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CSV of %d rows (%s) attached as %s\n", e.RowCount, sizeText(e.Bytes), e.URI)
+	fmt.Fprintf(&b, "CSV of %s (%s) attached as %s\n", format.Plural(int64(e.RowCount), "row"), format.Bytes(int64(e.Bytes)), e.URI)
 	if e.Capped {
 		fmt.Fprintf(&b, "capped at the %s limit (%d rows, about %s): more rows exist; filter or aggregate in SQL, or export with the tablewise CLI (tablewise export)\n",
-			e.CappedBy, exportMaxRows, sizeText(exportMaxBytes))
+			e.CappedBy, exportMaxRows, format.Bytes(exportMaxBytes))
 	}
 	fmt.Fprintf(&b, "SQL: %s\n", e.SQL)
 	return b.String()
-}
-
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 var exportCSV = tool{
@@ -68,10 +59,7 @@ var exportCSV = tool{
 		outputSchema[CSVExport](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
-		sql, err := a.need("sql")
-		if err != nil {
-			return nil, err
-		}
+		sql := a.str("sql")
 		var buf bytes.Buffer
 		w, err := export.New("csv", &buf, export.Options{})
 		if err != nil {
@@ -110,7 +98,7 @@ type cappedSink struct {
 	capped bool
 }
 
-func (c *cappedSink) Row(cur *query.Cursor) error {
+func (c *cappedSink) Row(cur query.Cursor) error {
 	if c.buf.Len() >= exportMaxBytes {
 		c.capped = true
 		return errCapped

@@ -56,7 +56,7 @@ func handleListDatabases(ctx context.Context, s *Server, _ *db.DB, _ args) (*mcp
 		if err != nil {
 			return nil, err
 		}
-		info := DatabaseInfo{Label: d.Label(), File: baseName(d.Path())}
+		info := DatabaseInfo{Label: d.Label(), File: baseName(d.Source())}
 		for _, t := range cat.Tables {
 			if t.Kind == "view" {
 				info.Views++

@@ -8,14 +8,9 @@ import (
 	"github.com/tablewise/tablewise/core/tools"
 )
 
-var listTables = tool{
-	name:   tools.NameListTables,
-	params: []mcpgo.ToolOption{outputSchema[tools.TableList]()},
-	handle: func(ctx context.Context, _ *Server, d *db.DB, _ args) (*mcpgo.CallToolResult, error) {
-		l, err := tools.ListTables(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		return structured(l), nil
-	},
-}
+var listTables = coreTool(tools.NameListTables, func(ctx context.Context, d *db.DB, a args) (*tools.TableList, error) {
+	return tools.ListTables(ctx, d, tools.ListOptions{Pattern: a.str("pattern"), Limit: a.int("limit", 0), Offset: a.int("offset", 0)})
+},
+	mcpgo.WithString("pattern"),
+	mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(tools.MaxListLimit)),
+	mcpgo.WithInteger("offset", mcpgo.Min(0)))

@@ -9,6 +9,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/charts"
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/chartspec"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
@@ -77,39 +78,17 @@ var makeChart = tool{
 		outputSchema[ChartResult](),
 	},
 	handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
-		sql, err := a.need("sql")
-		if err != nil {
-			return nil, err
-		}
+		sql := a.str("sql")
 		res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: chartMaxRows, MaxBytes: chartMaxBytes, Timeout: tools.Timeout})
 		if err != nil {
 			return nil, err
 		}
 		spec := answer.ChartSpec{Kind: strings.ToLower(a.str("kind")), X: a.str("x"), Y: a.str("y"), Series: a.str("series"), Title: a.str("title")}
-		suggested := false
-		if spec.Kind == "" || spec.X == "" || spec.Y == "" && spec.Kind != answer.KindHistogram {
-			sug, ok := charts.Suggest(res.Columns, res.Rows)
-			if !ok {
-				return nil, &argError{fmt.Sprintf("no chart suits this result on its own (%d rows; columns %s): give kind, x and y", res.RowCount, columnList(res.Columns))}
-			}
-			suggested = true
-			if spec.Kind == "" {
-				spec.Kind = sug.Kind
-			}
-			if spec.X == "" {
-				spec.X = sug.X
-			}
-			if spec.Y == "" && spec.Kind != answer.KindHistogram {
-				spec.Y = sug.Y
-			}
-			if spec.Series == "" && a.str("kind") == "" && a.str("x") == "" {
-				spec.Series = sug.Series
-			}
-			if spec.Title == "" {
-				spec.Title = sug.Title
-			}
+		spec, suggested, err := chartspec.Complete(spec, res.Columns, res.Rows)
+		if err != nil {
+			return nil, err
 		}
-		if err := charts.Validate(spec, res.Columns, res.Rows); err != nil {
+		if err := chartspec.Validate(spec, res.Columns, res.Rows); err != nil {
 			return nil, err
 		}
 		png, err := charts.PNG(ctx, spec, res, charts.Options{Width: chartWidth, Height: chartHeight})
@@ -124,12 +103,4 @@ var makeChart = tool{
 		r.Content = append(r.Content, mcpgo.NewImageContent(base64.StdEncoding.EncodeToString(png), "image/png"))
 		return r, nil
 	},
-}
-
-func columnList(cols []query.Column) string {
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
-	}
-	return strings.Join(names, ", ")
 }

@@ -69,7 +69,7 @@ func TestMakeChartErrors(t *testing.T) {
 	msg := errResult(t, call(t, c, "make_chart", map[string]any{
 		"sql": "SELECT status, count(*) AS n FROM orders GROUP BY status", "kind": "bar", "x": "status", "y": "nope",
 	}))
-	assert.Contains(t, msg, `chart: y column "nope" is not in the result`)
+	assert.Contains(t, msg, `y column "nope" is not in the result`)
 	assert.Contains(t, msg, "hint: available columns: status, n")
 
 	msg = errResult(t, call(t, c, "make_chart", map[string]any{"sql": "SELECT 'a' AS x"}))

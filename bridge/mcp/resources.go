@@ -10,7 +10,11 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
 )
@@ -26,37 +30,27 @@ const (
 )
 
 func (s *Server) addResources() {
-	s.mcp.AddResource(mcpgo.NewResource(uriSchema, "schema",
-		mcpgo.WithResourceTitle("Database schema"),
-		mcpgo.WithResourceDescription("Every table and view as a compact card: columns with types and keys, row counts, allowed and example values, column comments."),
-		mcpgo.WithMIMEType("text/plain"),
-	), s.readSchema)
-	s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(uriTableTemplate, "table",
-		mcpgo.WithTemplateTitle("One table"),
-		mcpgo.WithTemplateDescription("One table's or view's card, with the tables that reference it."),
-		mcpgo.WithTemplateMIMEType("text/plain"),
-	), s.readTable)
-	s.mcp.AddResource(mcpgo.NewResource(uriSampleQuestions, "sample-questions",
-		mcpgo.WithResourceTitle("Sample questions"),
-		mcpgo.WithResourceDescription("Questions this database can answer, derived from its schema, each with SQL that runs."),
-		mcpgo.WithMIMEType("text/plain"),
-	), s.readSampleQuestions)
+	plain := func(uri, name, title, desc string, read server.ResourceHandlerFunc) {
+		s.mcp.AddResource(mcpgo.NewResource(uri, name, mcpgo.WithResourceTitle(title), mcpgo.WithResourceDescription(desc), mcpgo.WithMIMEType("text/plain")), read)
+	}
+	template := func(uri, name, title, desc string, read server.ResourceTemplateHandlerFunc) {
+		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(uri, name, mcpgo.WithTemplateTitle(title), mcpgo.WithTemplateDescription(desc), mcpgo.WithTemplateMIMEType("text/plain")), read)
+	}
+	plain(uriSchema, "schema", "Database schema",
+		"Every table and view as a compact card: columns with types and keys, row counts, allowed and example values, column comments.", s.readSchema)
+	template(uriTableTemplate, "table", "One table", "One table's or view's card, with the tables that reference it.", s.readTable)
+	plain(uriSampleQuestions, "sample-questions", "Sample questions",
+		"Questions this database can answer, derived from its schema, each with SQL that runs.", s.readSampleQuestions)
 	if s.dbs.multi() {
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(uriDBSchemaTemplate, "database-schema",
-			mcpgo.WithTemplateTitle("One database's schema"),
-			mcpgo.WithTemplateDescription("The schema of one database, by label."),
-			mcpgo.WithTemplateMIMEType("text/plain"),
-		), s.readDBSchema)
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(uriDBTableTemplate, "database-table",
-			mcpgo.WithTemplateTitle("One table of one database"),
-			mcpgo.WithTemplateDescription("One table's card in the database with the given label."),
-			mcpgo.WithTemplateMIMEType("text/plain"),
-		), s.readTable)
+		template(uriDBSchemaTemplate, "database-schema", "One database's schema", "The schema of one database, by label.", s.readDBSchema)
+		template(uriDBTableTemplate, "database-table", "One table of one database", "One table's card in the database with the given label.", s.readTable)
 	}
 }
 
+// textContents is a text/plain resource; its text, which names tables and
+// columns and quotes values, is made safe to show (format.Printable).
 func textContents(uri, text string) []mcpgo.ResourceContents {
-	return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: text}}
+	return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: format.Printable(text)}}
 }
 
 // schemaText is the whole schema: one database's cards, or every
@@ -71,9 +65,29 @@ func (s *Server) schemaText(ctx context.Context) (string, error) {
 		if s.dbs.multi() {
 			fmt.Fprintf(&b, "# database %s\n", d.Label())
 		}
-		b.WriteString(tools.SchemaText(cat))
+		b.WriteString(schemaCards(ctx, d, cat))
 	}
 	return b.String(), nil
+}
+
+// maxSchemaResourceBytes bounds one database's schema resource: past it,
+// the tables are summarised (list_tables pages them, table resources
+// give one card each).
+const maxSchemaResourceBytes = 20_000
+
+// schemaCards is d's schema as cards, or a summary of its tables when the
+// cards pass maxSchemaResourceBytes.
+func schemaCards(ctx context.Context, d *db.DB, cat *catalog.Catalog) string {
+	cards := tools.SchemaText(d.Dialect(), cat)
+	if len(cards) <= maxSchemaResourceBytes {
+		return cards
+	}
+	sum, err := tools.SummarizeTables(ctx, d, maxSchemaResourceBytes-300)
+	if err != nil {
+		return cards[:maxSchemaResourceBytes]
+	}
+	return fmt.Sprintf("The schema's cards take %s, more than one resource should: here is a summary. "+
+		"tablewise://table/{name} is one table's card; the list_tables tool pages every table (pattern, limit, offset).\n", format.Bytes(int64(len(cards)))) + sum
 }
 
 func (s *Server) readSchema(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
@@ -93,7 +107,7 @@ func (s *Server) readDBSchema(ctx context.Context, req mcpgo.ReadResourceRequest
 	if err != nil {
 		return nil, err
 	}
-	return textContents(req.Params.URI, tools.SchemaText(cat)), nil
+	return textContents(req.Params.URI, schemaCards(ctx, d, cat)), nil
 }
 
 // templateArg is a variable of the URI template a request matched,
@@ -143,7 +157,7 @@ func (s *Server) readTable(ctx context.Context, req mcpgo.ReadResourceRequest) (
 			continue
 		}
 		found = append(found, d.Label())
-		text = tableCard(cat, t)
+		text = tableCard(d.Dialect(), cat, t)
 	}
 	switch {
 	case len(found) == 0:
@@ -155,16 +169,22 @@ func (s *Server) readTable(ctx context.Context, req mcpgo.ReadResourceRequest) (
 }
 
 // tableCard is a table's schema card followed by the joins that lead to it.
-func tableCard(cat *db.Catalog, t *db.Table) string {
+func tableCard(dl engine.Dialect, cat *catalog.Catalog, t *catalog.Table) string {
 	var b strings.Builder
-	b.WriteString(tools.SchemaCard(t))
+	b.WriteString(tools.SchemaCard(dl, t))
 	b.WriteByte('\n')
 	for _, r := range cat.ReferencedBy(t.Name) {
 		fk := tools.ForeignKeyInfo{Table: r.Table, Columns: r.Columns, RefTable: t.Name, RefColumns: r.RefColumns}
 		if len(fk.RefColumns) == 0 {
 			fk.RefColumns = t.PrimaryKey
 		}
-		b.WriteString("  ← " + fk.Join() + "\n")
+		b.WriteString("  ← " + fk.Join(dl) + "\n")
+	}
+	if b.Len() > maxSchemaResourceBytes {
+		// A table of thousands of columns, or referenced by thousands.
+		return format.ClipBytes(b.String(), maxSchemaResourceBytes-200) +
+			fmt.Sprintf("\n(clipped at %s of %s: the describe_table tool shows the columns a pattern picks, columns=*date*)\n",
+				format.Bytes(maxSchemaResourceBytes-200), format.Bytes(int64(b.Len())))
 	}
 	return b.String()
 }
@@ -210,7 +230,7 @@ func (s *Server) sampleQuestions(ctx context.Context, d *db.DB) ([]sampleQuestio
 	if err != nil {
 		return nil, err
 	}
-	for _, q := range deriveQuestions(cat) {
+	for _, q := range deriveQuestions(d.Dialect(), cat) {
 		// Keep only questions whose SQL runs, quickly.
 		if _, err := query.Collect(ctx, d, q.SQL, query.Options{MaxRows: 1, Timeout: time.Second}); err != nil {
 			continue
@@ -241,9 +261,9 @@ var (
 // sums of an amount per category. Bigger tables come first, and each round
 // over the tables prefers the kind of question asked least so far, so the
 // list stays varied.
-func deriveQuestions(cat *db.Catalog) []sampleQuestion {
+func deriveQuestions(dl engine.Dialect, cat *catalog.Catalog) []sampleQuestion {
 	tables := slices.Clone(cat.Tables)
-	slices.SortStableFunc(tables, func(a, b *db.Table) int {
+	slices.SortStableFunc(tables, func(a, b *catalog.Table) int {
 		switch {
 		case a.RowCount > b.RowCount:
 			return -1
@@ -263,7 +283,7 @@ func deriveQuestions(cat *db.Catalog) []sampleQuestion {
 		kindSum
 		kinds
 	)
-	q := func(name string) string { return db.QuoteIdentIfNeeded(name) }
+	q := dl.QuoteIdentIfNeeded
 	var per [][]cand
 	for _, t := range tables {
 		if t.Kind != "table" || t.RowCount == 0 {
@@ -285,7 +305,7 @@ func deriveQuestions(cat *db.Catalog) []sampleQuestion {
 		if c := dateColumn(t); c != "" {
 			cs = append(cs, cand{kindMonthly, sampleQuestion{
 				fmt.Sprintf("How many %s were there per month (by %s)?", noun, human(c)),
-				fmt.Sprintf("SELECT substr(%s, 1, 7) AS month, count(*) AS n FROM %s GROUP BY month ORDER BY month", q(c), q(t.Name))}})
+				fmt.Sprintf("SELECT %s AS month, count(*) AS n FROM %s GROUP BY month ORDER BY month", dl.DateBucket(q(c), engine.Month), q(t.Name))}})
 		}
 		if a, c := amountColumn(t), categoryColumn(t); a != "" && c != "" {
 			cs = append(cs, cand{kindSum, sampleQuestion{
@@ -321,7 +341,7 @@ func deriveQuestions(cat *db.Catalog) []sampleQuestion {
 
 // topReference picks the foreign key of t whose referenced table has the
 // best label column (name or title before first_name…).
-func topReference(cat *db.Catalog, t *db.Table) (ref *db.Table, col, refCol, label string) {
+func topReference(cat *catalog.Catalog, t *catalog.Table) (ref *catalog.Table, col, refCol, label string) {
 	bestRank := 3
 	for _, fk := range t.ForeignKeys {
 		r := cat.Table(fk.RefTable)
@@ -361,7 +381,7 @@ func plural(noun string) string {
 
 // categoryColumn picks a column with a CHECK … IN list or a short
 // categorical-looking text value, or "".
-func categoryColumn(t *db.Table) string {
+func categoryColumn(t *catalog.Table) string {
 	allowed := tools.AllowedValues(t)
 next:
 	for _, c := range tools.CategoryColumns(t) {
@@ -378,7 +398,7 @@ next:
 
 // labelColumn picks the column that names a row and ranks it: 0 for
 // name or title, 1 for another …name column, or "" when there is none.
-func labelColumn(t *db.Table) (string, int) {
+func labelColumn(t *catalog.Table) (string, int) {
 	best, rank := "", 3
 	for _, c := range t.Columns {
 		if c.PK > 0 || !nameCol.MatchString(c.Name) {
@@ -397,7 +417,7 @@ func labelColumn(t *db.Table) (string, int) {
 
 // dateColumn picks a column declared as a date or time whose sampled
 // values are ISO text (YYYY-MM…), or "".
-func dateColumn(t *db.Table) string {
+func dateColumn(t *catalog.Table) string {
 	for i, c := range t.Columns {
 		if !dateColTyp.MatchString(c.Type) && !strings.HasSuffix(strings.ToLower(c.Name), "_date") {
 			continue
@@ -418,7 +438,7 @@ func dateColumn(t *db.Table) string {
 }
 
 // amountColumn picks a REAL or NUMERIC column that looks like an amount.
-func amountColumn(t *db.Table) string {
+func amountColumn(t *catalog.Table) string {
 	for _, c := range t.Columns {
 		ty := strings.ToUpper(c.Type)
 		if (strings.Contains(ty, "REAL") || strings.Contains(ty, "NUM") || strings.Contains(ty, "DEC") || strings.Contains(ty, "FLOA") || strings.Contains(ty, "DOUB")) && amountCol.MatchString(c.Name) {

@@ -43,7 +43,7 @@ func TestRunSQLErrors(t *testing.T) {
 		{"attach", map[string]any{"sql": "ATTACH DATABASE '/tmp/x.db' AS x"}, []string{"read-only", "ATTACH"}},
 		{"typo table", map[string]any{"sql": "SELECT * FROM ordrs"}, []string{"SQL error: no such table: ordrs", "hint: did you mean orders?"}},
 		{"typo column", map[string]any{"sql": "SELECT stauts FROM orders"}, []string{"SQL error: no such column: stauts", "did you mean status?"}},
-		{"empty", map[string]any{"sql": "-- nothing"}, []string{"no SQL statement", "hint: send one SELECT statement"}},
+		{"empty", map[string]any{"sql": "-- nothing"}, []string{"no SQL statement", "hint: give one SELECT, WITH or VALUES statement"}},
 		{"missing sql", map[string]any{}, []string{"sql"}},
 		{"too many rows", map[string]any{"sql": "SELECT 1", "max_rows": 5000}, []string{"max_rows"}},
 	} {
@@ -74,4 +74,35 @@ func TestRunSQLFlagsInjection(t *testing.T) {
 	require.Len(t, got.Flags, 1)
 	assert.Equal(t, tools.Flag{Row: 1, Column: "body", Match: data.InjectionMarker}, got.Flags[0])
 	assert.Contains(t, text(t, res), "⚠ row 1, column body contains \"Ignore previous instructions\"")
+}
+
+// Text renderings carry no control characters (clients print them to
+// terminals); structured content keeps the values exactly.
+func TestRunSQLTextEscapesControlCharacters(t *testing.T) {
+	c := sampleClient(t)
+	res := call(t, c, "run_sql", map[string]any{"sql": `SELECT char(27)||']0;PWNED'||char(7) AS "t` + "\x1b[2J" + `"`})
+	got := okResult[tools.SQLResult](t, res)
+	assert.Equal(t, "\x1b]0;PWNED\x07", got.Rows[0][0], "structured content keeps the value")
+	assert.Equal(t, "t\x1b[2J", got.Columns[0].Name)
+	txt := text(t, res)
+	assert.NotContains(t, txt, "\x1b")
+	assert.NotContains(t, txt, "\x07")
+	assert.Contains(t, txt, "␛]0;PWNED␇")
+	assert.Contains(t, txt, "t␛[2J")
+
+	msg := errResult(t, call(t, c, "run_sql", map[string]any{"sql": "SELECT * FROM \"evil\x1b[2J\""}))
+	assert.NotContains(t, msg, "\x1b")
+	assert.Contains(t, msg, "evil␛[2J")
+}
+
+// A text literal the column does not hold is a note in run_sql's result,
+// never a refusal.
+func TestRunSQLNotesAbsentLiteral(t *testing.T) {
+	c := sampleClient(t)
+	res := call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n FROM customers c JOIN countries k USING (country_id) WHERE k.name = 'U.K.'"})
+	require.False(t, res.IsError)
+	got := okResult[tools.SQLResult](t, res)
+	require.NotEmpty(t, got.Checks)
+	assert.Contains(t, got.Checks[0], "the closest values are 'United Kingdom'")
+	assert.Contains(t, text(t, res), "check: no row of countries.name equals 'U.K.'")
 }

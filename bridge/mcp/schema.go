@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
@@ -19,10 +20,13 @@ import (
 //
 // Lists are "array", never ["null", "array"]: structured fills nil slices,
 // so a list is at worst empty.
-func outputSchema[T any]() mcpgo.ToolOption {
+//
+// keep, when given, lists the only properties the schema names; the others
+// still come in the structured content, which the open schema lets through.
+func outputSchema[T any](keep ...string) mcpgo.ToolOption {
 	raw, err := mcpgo.SchemaForRaw[T]()
 	if err == nil {
-		raw, err = compactSchema(raw)
+		raw, err = compactSchema(raw, keep)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err))
@@ -31,8 +35,8 @@ func outputSchema[T any]() mcpgo.ToolOption {
 }
 
 // compactSchema reduces a generated object schema to its properties'
-// types.
-func compactSchema(raw []byte) (json.RawMessage, error) {
+// types, only those in keep when it is not empty.
+func compactSchema(raw []byte, keep []string) (json.RawMessage, error) {
 	var s struct {
 		Properties map[string]struct {
 			Type any `json:"type"`
@@ -41,8 +45,16 @@ func compactSchema(raw []byte) (json.RawMessage, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
 	}
+	for _, k := range keep {
+		if _, ok := s.Properties[k]; !ok {
+			return nil, fmt.Errorf("no property %q to keep", k)
+		}
+	}
 	props := make(map[string]any, len(s.Properties))
 	for name, p := range s.Properties {
+		if len(keep) > 0 && !slices.Contains(keep, name) {
+			continue
+		}
 		out := map[string]string{}
 		switch t := p.Type.(type) {
 		case string:

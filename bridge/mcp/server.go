@@ -13,8 +13,7 @@
 // handler means a bug.
 //
 // Each tool lives in its own file as a value (definition, annotations,
-// handler); adding one (ask, when the agent lands) is one file and one line
-// in allTools.
+// handler); adding one is one file and one line in allTools.
 package mcp
 
 import (
@@ -28,9 +27,9 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/tablewise/tablewise/core/agent"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/tools"
+	"github.com/tablewise/tablewise/core/llm"
 )
 
 // Options configure a Server.
@@ -53,9 +52,20 @@ type Options struct {
 	// an error. It costs a JSON round trip per call, so it is for tests,
 	// which call every tool: a mismatch is a bug.
 	ValidateOutput bool
-	// NewAgent, when set, builds the question agent for a database and
-	// adds the ask tool. Leave it nil when no model provider is configured.
-	NewAgent func(*db.DB) *agent.Agent
+	// Ask answers the ask tool. Nil answers with a service of its own: the
+	// offline planner, threads in memory.
+	Ask *ask.Service
+	// MaxConcurrentCalls bounds the tool calls that run at once, over every
+	// transport and client (DefaultMaxConcurrentCalls when 0). A call that
+	// finds none free within a few seconds is answered "server busy, retry".
+	// Over HTTP a call keeps its slot until its response is written.
+	MaxConcurrentCalls int
+	// Checks adds the database checks (validate_schema, suggest_index,
+	// migration_context, validate_migration) to the tools.
+	Checks bool
+	// Scratch is the URL of the separate database where validate_migration
+	// rehearses a PostgreSQL or MySQL/MariaDB migration (migrate.Options).
+	Scratch string
 }
 
 // Databases resolves the database a tool call names. A Server's set of
@@ -95,9 +105,9 @@ func (s *dbSet) Lookup(label string) (*db.DB, error) {
 		return d, nil
 	}
 	if label == "" {
-		return nil, &argError{fmt.Sprintf("several databases are served: name one in the database argument (%s)", strings.Join(s.Labels(), ", "))}
+		return nil, argError(fmt.Sprintf("several databases are served: name one in the database argument (%s)", strings.Join(s.Labels(), ", ")))
 	}
-	return nil, &argError{fmt.Sprintf("no database labelled %q: choose one of %s (list_databases describes them)", label, strings.Join(s.Labels(), ", "))}
+	return nil, argError(fmt.Sprintf("no database labelled %q: choose one of %s (list_databases describes them)", label, strings.Join(s.Labels(), ", ")))
 }
 
 func (s *dbSet) Labels() []string {
@@ -118,9 +128,11 @@ type Server struct {
 	tools []tool
 	// maxCallTimeout caps every tool call (Options.CallTimeout).
 	maxCallTimeout time.Duration
+	slots          *callSlots
 	mu             sync.Mutex
 	sample         map[*db.DB][]sampleQuestion // cache of derived sample questions
-	askers         *askers                     // nil: no ask tool
+	ask            *ask.Service
+	scratch        string // Options.Scratch
 }
 
 // Name is the server name clients see.
@@ -140,9 +152,16 @@ func New(opt Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{dbs: dbs, log: logger, sample: map[*db.DB][]sampleQuestion{}, maxCallTimeout: opt.CallTimeout}
-	if opt.NewAgent != nil {
-		s.askers = &askers{newAgent: opt.NewAgent, agents: map[*db.DB]*agent.Agent{}, threads: map[string]*agent.Thread{}}
+	slots := opt.MaxConcurrentCalls
+	if slots <= 0 {
+		slots = DefaultMaxConcurrentCalls
+	}
+	s := &Server{dbs: dbs, log: logger, sample: map[*db.DB][]sampleQuestion{}, maxCallTimeout: opt.CallTimeout,
+		slots: newCallSlots(slots, callSlotWait), ask: opt.Ask, scratch: opt.Scratch}
+	if s.ask == nil {
+		if s.ask, err = ask.New(ask.Config{Provider: llm.ProviderOffline}); err != nil {
+			return nil, err
+		}
 	}
 	opts := []server.ServerOption{
 		server.WithTitle("tablewise — read-only SQL over SQLite"),
@@ -163,8 +182,12 @@ func New(opt Options) (*Server, error) {
 		opts = append(opts, server.WithOutputSchemaValidation())
 	}
 	s.mcp = server.NewMCPServer(Name, version, opts...)
-	for _, t := range allTools() {
-		if t.global && !dbs.multi() || t.name == tools.NameAsk && s.askers == nil {
+	all := allTools()
+	if opt.Checks {
+		all = append(all, checkTools()...)
+	}
+	for _, t := range all {
+		if t.global && !dbs.multi() {
 			continue
 		}
 		s.tools = append(s.tools, t)

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"strings"
@@ -59,5 +60,94 @@ func TestServeStdioStopsOnCancel(t *testing.T) {
 		assert.NoError(t, err)
 	case <-time.After(timeout):
 		t.Fatal("ServeStdio did not stop on cancel")
+	}
+}
+
+// rawStdio serves s on pipes and returns a function that sends one line
+// and a channel of the lines the server writes.
+func rawStdio(t *testing.T, s *Server) (send func(string), lines <-chan string, hangUp func(), done <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errc := make(chan error, 1)
+	go func() { errc <- s.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	out := make(chan string, 16)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			out <- sc.Text()
+		}
+	}()
+	send = func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if l := <-out; !strings.Contains(l, `"serverInfo"`) {
+		t.Fatalf("initialize answered %s", l)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return send, out, func() { inW.Close() }, errc
+}
+
+// slowSQL returns its first row at once and then runs until its deadline.
+const slowSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 1 OR x = -1"
+
+func next(t *testing.T, lines <-chan string, within time.Duration) string {
+	t.Helper()
+	select {
+	case l, ok := <-lines:
+		if !ok {
+			t.Fatal("the server closed its output")
+		}
+		return l
+	case <-time.After(within):
+		t.Fatalf("no answer within %v", within)
+	}
+	return ""
+}
+
+// TestServeStdioSlowCallDoesNotBlock: while a call runs, the next messages
+// are read and answered: a ping is answered first, and a
+// notifications/cancelled for the slow call ends it long before its
+// deadline.
+func TestServeStdioSlowCallDoesNotBlock(t *testing.T) {
+	send, lines, _, _ := rawStdio(t, newServer(t, sampleDB(t)))
+	start := time.Now()
+	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_sql","arguments":{"sql":"` + slowSQL + `"}}}`)
+	send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	if l := next(t, lines, 3*time.Second); !strings.Contains(l, `"id":8`) {
+		t.Fatalf("first answer %s, want the ping's", l)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}`)
+	l := next(t, lines, 4*time.Second)
+	if !strings.Contains(l, `"id":7`) {
+		t.Fatalf("answer %s, want the cancelled call's", l)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("the cancelled call answered after %v (its deadline is %v)", took, tools.Timeout)
+	}
+}
+
+// TestServeStdioAnswersBeforeReturning: when the client hangs up during a
+// call, the call is cancelled and its answer still written before
+// ServeStdio returns.
+func TestServeStdioAnswersBeforeReturning(t *testing.T) {
+	send, lines, hangUp, done := rawStdio(t, newServer(t, sampleDB(t)))
+	send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"run_sql","arguments":{"sql":"` + slowSQL + `"}}}`)
+	time.Sleep(50 * time.Millisecond)
+	hangUp()
+	if l := next(t, lines, 3*time.Second); !strings.Contains(l, `"id":9`) {
+		t.Fatalf("answer %s, want the call's", l)
+	}
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(timeout):
+		t.Fatal("ServeStdio did not return")
 	}
 }

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -12,10 +11,11 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/tablewise/tablewise/charts"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/fault"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
-	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -52,13 +52,15 @@ func allTools() []tool {
 		explainSQL,
 		makeChart,
 		exportCSV,
-		ask,
+		askTool,
 	}
 }
 
-// definition is the tool as clients list it. Every tool only reads, the
-// same call gives the same answer, and nothing outside the database is
-// touched.
+// definition is the tool as clients list it. Every tool only reads and
+// touches nothing outside the database: readOnlyHint true, openWorldHint
+// false. destructiveHint and idempotentHint are left out: the MCP spec
+// gives them meaning only when readOnlyHint is false, and every byte of
+// tools/list goes to the model with every request.
 func (t tool) definition(dbs *dbSet) mcpgo.Tool {
 	doc := t.doc
 	if doc.Name == "" {
@@ -67,9 +69,8 @@ func (t tool) definition(dbs *dbSet) mcpgo.Tool {
 	opts := []mcpgo.ToolOption{
 		mcpgo.WithDescription(doc.Description),
 		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithOpenWorldHintAnnotation(false),
+		func(t *mcpgo.Tool) { t.Annotations.DestructiveHint, t.Annotations.IdempotentHint = nil, nil },
 	}
 	if !t.global && dbs.multi() {
 		opts = append(opts, mcpgo.WithString("database", mcpgo.Required(),
@@ -84,21 +85,34 @@ func (t tool) definition(dbs *dbSet) mcpgo.Tool {
 // bounds what comes around it (waiting for a connection, drawing a chart).
 const defaultCallTimeout = tools.Timeout + 5*time.Second
 
-// callTimeout is how long one call of t may take.
+// callTimeout is how long one call of t may take. It is a safety behind
+// the statement's own deadline and the catalog's bounds, so a race build
+// stretches it as it stretches those (engine.RaceSlowdown): reading a
+// 2,000-table catalog took over the 15 s of a call there.
 func (s *Server) callTimeout(t tool) time.Duration {
 	d := t.timeout
 	if d == 0 {
 		d = defaultCallTimeout
 	}
+	d *= engine.RaceSlowdown
 	if s.maxCallTimeout > 0 && s.maxCallTimeout < d {
 		d = s.maxCallTimeout
 	}
 	return d
 }
 
-// handler wraps t.handle: it bounds the call in time, resolves the
-// database, turns errors a model can act on into error results, and logs
-// the call.
+// longestCall is the longest any tool call may take.
+func (s *Server) longestCall() time.Duration {
+	var d time.Duration
+	for _, t := range s.tools {
+		d = max(d, s.callTimeout(t))
+	}
+	return d
+}
+
+// handler wraps t.handle: it takes a call slot (see Options.MaxConcurrentCalls),
+// bounds the call in time, resolves the database, turns errors a model can
+// act on into error results, and logs the call.
 func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
 	names := argNames(def)
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -107,7 +121,13 @@ func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
 		defer cancel()
 		a := args{req.GetArguments()}
 		var d *db.DB
-		err := validateArgs(def, names, a.m)
+		release, err := s.slots.acquire(callCtx)
+		if err == nil && !holdUntilWritten(ctx, release) {
+			defer release()
+		}
+		if err == nil {
+			err = validateArgs(def, names, a.m)
+		}
 		if err == nil && !t.global {
 			d, err = s.dbs.Lookup(a.str("database"))
 		}
@@ -117,6 +137,9 @@ func (s *Server) handler(t tool, def mcpgo.Tool) server.ToolHandlerFunc {
 		}
 		if err != nil {
 			res, err = toolError(err)
+		}
+		if res != nil {
+			printableText(res)
 		}
 		level := mcpgo.LoggingLevelInfo
 		outcome := "ok"
@@ -155,12 +178,14 @@ func validateArgs(def mcpgo.Tool, names []string, m map[string]any) error {
 			if len(names) > 0 {
 				takes = strings.Join(names, ", ")
 			}
-			return &argError{fmt.Sprintf("unknown argument %q: %s takes %s", k, def.Name, takes)}
+			return argError(fmt.Sprintf("unknown argument %q: %s takes %s", k, def.Name, takes))
 		}
 	}
 	for _, r := range def.InputSchema.Required {
 		if v, ok := m[r]; !ok || v == nil {
-			return &argError{fmt.Sprintf("missing required argument %s", r)}
+			return argError(fmt.Sprintf("missing required argument %s", r))
+		} else if str, ok := v.(string); ok && strings.TrimSpace(str) == "" {
+			return argError(fmt.Sprintf("missing required argument %s", r))
 		}
 	}
 	for _, k := range names {
@@ -173,27 +198,31 @@ func validateArgs(def mcpgo.Tool, names []string, m map[string]any) error {
 		case "string":
 			str, ok := v.(string)
 			if !ok {
-				return &argError{fmt.Sprintf("argument %s must be a string", k)}
+				return argError(fmt.Sprintf("argument %s must be a string", k))
 			}
 			if enum := stringList(p["enum"]); len(enum) > 0 && !slices.Contains(enum, str) && !slices.Contains(enum, strings.ToLower(str)) {
-				return &argError{fmt.Sprintf("argument %s must be one of %s (got %q)", k, strings.Join(enum, ", "), str)}
+				return argError(fmt.Sprintf("argument %s must be one of %s (got %q)", k, strings.Join(enum, ", "), str))
 			}
 			if n, ok := number(p["maxLength"]); ok && float64(len(str)) > n {
-				return &argError{fmt.Sprintf("argument %s is too long (at most %.0f characters)", k, n)}
+				return argError(fmt.Sprintf("argument %s is too long (at most %.0f characters)", k, n))
 			}
 			if len(str) > guard.MaxSQLBytes {
-				return &argError{fmt.Sprintf("argument %s is too long (at most %d bytes)", k, guard.MaxSQLBytes)}
+				return argError(fmt.Sprintf("argument %s is too long (at most %d bytes)", k, guard.MaxSQLBytes))
+			}
+		case "boolean":
+			if _, ok := v.(bool); !ok {
+				return argError(fmt.Sprintf("argument %s must be true or false", k))
 			}
 		case "integer":
 			f, ok := number(v)
 			if !ok || f != float64(int64(f)) {
-				return &argError{fmt.Sprintf("argument %s must be a whole number", k)}
+				return argError(fmt.Sprintf("argument %s must be a whole number", k))
 			}
 			if n, ok := number(p["minimum"]); ok && f < n {
-				return &argError{fmt.Sprintf("argument %s must be at least %.0f (got %.0f)", k, n, f)}
+				return argError(fmt.Sprintf("argument %s must be at least %.0f (got %.0f)", k, n, f))
 			}
 			if n, ok := number(p["maximum"]); ok && f > n {
-				return &argError{fmt.Sprintf("argument %s must be at most %.0f (got %.0f)", k, n, f)}
+				return argError(fmt.Sprintf("argument %s must be at most %.0f (got %.0f)", k, n, f))
 			}
 		}
 	}
@@ -232,55 +261,31 @@ func stringList(v any) []string {
 }
 
 // argError is a bad tool argument: the model can fix it.
-type argError struct{ msg string }
-
-func (e *argError) Error() string { return e.msg }
+func argError(msg string) error { return fault.New(fault.Usage, msg, "") }
 
 // readOnlyMsg leads every refusal.
 const readOnlyMsg = "read-only: only a single SELECT/WITH/VALUES statement can run"
 
-// toolError turns an error a model can act on into an error result with a
-// message and a hint. Anything else is returned as a Go error: a bug.
+// toolError turns an error a model can act on into an error result with its
+// message and hint (core/fault). Anything else (fault.Internal) is returned
+// as a Go error: a bug.
 func toolError(err error) (*mcpgo.CallToolResult, error) {
-	var (
-		rej  *guard.Rejection
-		se   *guard.SQLError
-		le   *query.LimitError
-		nf   *tools.NotFoundError
-		spec *charts.SpecError
-		ae   *argError
-	)
-	msg := func(m, hint string) (*mcpgo.CallToolResult, error) {
-		if hint != "" {
-			m += "\nhint: " + hint
-		}
-		return mcpgo.NewToolResultError(m), nil
-	}
-	switch {
-	case errors.As(err, &rej):
-		hint := rej.Hint
-		if strings.HasPrefix(hint, "only a single") {
+	kind, msg, hint := fault.Explain(err)
+	switch kind {
+	case fault.Internal:
+		return nil, err
+	case fault.Refused:
+		msg = readOnlyMsg + ". Refused: " + msg + "."
+		if hint == guard.ReadOnlyHint {
 			hint = "rewrite it as one SELECT that reads what you need"
 		}
-		return msg(readOnlyMsg+". Refused: "+rej.Reason+".", hint)
-	case errors.Is(err, guard.ErrEmpty):
-		return msg(err.Error(), "send one SELECT statement")
-	case errors.As(err, &se):
-		return msg("SQL error: "+se.Msg, se.Hint)
-	case errors.As(err, &le):
-		return msg(le.Msg, le.Hint)
-	case errors.As(err, &nf):
-		return msg(strings.TrimSuffix(nf.Error(), " — "+nf.Hint()), nf.Hint())
-	case errors.As(err, &spec):
-		return msg("chart: "+spec.Msg, spec.Hint)
-	case errors.As(err, &ae):
-		return msg(ae.msg, "")
-	case errors.Is(err, context.DeadlineExceeded):
-		return msg("the request ran out of time", "ask for less: aggregate or filter in SQL")
-	case errors.Is(err, context.Canceled):
-		return msg("the request was cancelled", "")
+	case fault.Database:
+		msg = "SQL error: " + msg
 	}
-	return nil, err
+	if hint != "" {
+		msg += "\nhint: " + hint
+	}
+	return mcpgo.NewToolResultError(msg), nil
 }
 
 // args reads tool arguments.
@@ -291,13 +296,9 @@ func (a args) str(key string) string {
 	return s
 }
 
-// need returns a required, non-blank string argument.
-func (a args) need(key string) (string, error) {
-	s := a.str(key)
-	if strings.TrimSpace(s) == "" {
-		return "", &argError{fmt.Sprintf("missing required argument %s", key)}
-	}
-	return s, nil
+func (a args) boolean(key string) bool {
+	b, _ := a.m[key].(bool)
+	return b
 }
 
 func (a args) int(key string, def int) int {
@@ -312,11 +313,49 @@ func (a args) int(key string, def int) int {
 	return def
 }
 
+// coreTool is a tool that wraps one core/tools call: call's result is the
+// structured content (its type gives the output schema) and its compact
+// text.
+func coreTool[T any, P interface {
+	*T
+	Text() string
+}](name string, call func(ctx context.Context, d *db.DB, a args) (P, error), params ...mcpgo.ToolOption) tool {
+	return tool{
+		name:   name,
+		params: append(params, outputSchema[T]()),
+		handle: func(ctx context.Context, _ *Server, d *db.DB, a args) (*mcpgo.CallToolResult, error) {
+			return result(call(ctx, d, a))
+		},
+	}
+}
+
+// result is the result of a core/tools call: its structured content and
+// compact text, or its error for toolError.
+func result[T interface{ Text() string }](v T, err error) (*mcpgo.CallToolResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return structured(v), nil
+}
+
 // structured is a result with structured content and its compact text.
 func structured(v interface{ Text() string }) *mcpgo.CallToolResult {
 	text := v.Text()
 	fillNilSlices(reflect.ValueOf(v))
 	return mcpgo.NewToolResultStructured(v, text)
+}
+
+// printableText makes a result's text contents safe to show in a terminal
+// (format.Printable): clients print them, and they echo database values,
+// names and errors. Structured content and embedded files (CSV) keep the
+// values as they are.
+func printableText(res *mcpgo.CallToolResult) {
+	for i, c := range res.Content {
+		if tc, ok := c.(mcpgo.TextContent); ok {
+			tc.Text = format.Printable(tc.Text)
+			res.Content[i] = tc
+		}
+	}
 }
 
 func resultText(res *mcpgo.CallToolResult) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
@@ -34,7 +35,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"make_chart", map[string]any{"sql": "SELECT 1", "title": strings.Repeat("t", 201)}, "argument title is too long (at most 200 characters)"},
 		{"run_sql", map[string]any{"sql": 42}, "argument sql must be a string"},
 		{"run_sql", map[string]any{"query": "SELECT 1"}, `unknown argument "query": run_sql takes max_rows, sql`},
-		{"list_tables", map[string]any{"x": 1}, `unknown argument "x": list_tables takes no arguments`},
+		{"list_tables", map[string]any{"x": 1}, `unknown argument "x": list_tables takes limit, offset, pattern`},
 		{"search_schema", map[string]any{"query": "x", "detail": "everything"}, `argument detail must be one of names, summary, full (got "everything")`},
 		{"make_chart", map[string]any{"sql": "SELECT 1", "kind": "donut"}, `argument kind must be one of bar, hbar, line, scatter, pie, histogram (got "donut")`},
 	} {
@@ -49,11 +50,17 @@ func TestToolErrorMapping(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&guard.Rejection{What: "DELETE", Reason: "DELETE is not allowed: the database is read-only", Hint: "only a single SELECT…"},
+		{&guard.Rejection{What: "DELETE", Reason: "DELETE is not allowed: the database is read-only", Hint: guard.ReadOnlyHint},
 			"read-only: only a single SELECT/WITH/VALUES statement can run. Refused: DELETE is not allowed: the database is read-only.\nhint: rewrite it as one SELECT that reads what you need"},
 		{&guard.SQLError{Msg: "no such table: x", Hint: "did you mean y?"}, "SQL error: no such table: x\nhint: did you mean y?"},
 		{&query.LimitError{Kind: "deadline", Msg: "query stopped at the 5s deadline", Hint: "add a LIMIT"}, "query stopped at the 5s deadline\nhint: add a LIMIT"},
-		{fmt.Errorf("wrapped: %w", guard.ErrEmpty), "wrapped: " + guard.ErrEmpty.Error() + "\nhint: send one SELECT statement"},
+		{&guard.Rejection{What: "ATTACH", Reason: "ATTACH is not allowed", Hint: "open the other database with --db"},
+			"read-only: only a single SELECT/WITH/VALUES statement can run. Refused: ATTACH is not allowed.\nhint: open the other database with --db"},
+		{fmt.Errorf("describe: %w", &tools.NotFoundError{Kind: "table", Name: "custmers", Nearest: []string{"customers"}}),
+			"no such table: custmers\nhint: did you mean customers? (list_tables shows every table)"},
+		{argError("missing required argument sql"), "missing required argument sql"},
+		{busyError(4), "server busy: 4 tool calls are already running\nhint: retry in a moment; the call did not run"},
+		{fmt.Errorf("wrapped: %w", guard.ErrEmpty), "wrapped: " + guard.ErrEmpty.Error() + "\nhint: give one SELECT, WITH or VALUES statement"},
 		{context.DeadlineExceeded, "the request ran out of time\nhint: ask for less: aggregate or filter in SQL"},
 		{fmt.Errorf("query cancelled: %w", context.Canceled), "the request was cancelled"},
 	} {
@@ -81,9 +88,10 @@ func TestCallDeadline(t *testing.T) {
 	assert.Equal(t, "the request ran out of time\nhint: ask for less: aggregate or filter in SQL", errResult(t, res))
 	assert.Less(t, elapsed, 3*time.Second, "stopped at the call deadline, not the statement's")
 
-	// Without a cap, each tool has its own bound, past its statement's.
+	// Without a cap, each tool has its own bound, past its statement's
+	// (stretched in a race build, like the catalog's bounds).
 	d := newServer(t, sampleDB(t))
-	assert.Equal(t, tools.Timeout+5*time.Second, d.callTimeout(runSQL))
-	assert.Equal(t, exportTimeout+5*time.Second, d.callTimeout(exportCSV))
+	assert.Equal(t, (tools.Timeout+5*time.Second)*engine.RaceSlowdown, d.callTimeout(runSQL))
+	assert.Equal(t, (exportTimeout+5*time.Second)*engine.RaceSlowdown, d.callTimeout(exportCSV))
 	assert.Equal(t, 200*time.Millisecond, s.callTimeout(exportCSV))
 }

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,27 +16,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 )
-
-// ServeStdio serves the protocol on in and out (a client's pipes) until in
-// ends or ctx is done. Nothing but protocol messages is written to out.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	st := server.NewStdioServer(s.mcp)
-	st.SetErrorLogger(log.New(slogWriter{s.log}, "", 0))
-	s.log.Info("serving MCP on stdio", "databases", strings.Join(s.dbs.Labels(), ","))
-	err := st.Listen(ctx, in, out)
-	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
-}
-
-// slogWriter sends a log.Logger's lines to slog.
-type slogWriter struct{ l *slog.Logger }
-
-func (w slogWriter) Write(p []byte) (int, error) {
-	w.l.Warn(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
 
 // HTTPOptions configure the streamable HTTP transport.
 type HTTPOptions struct {
@@ -56,10 +33,6 @@ type HTTPOptions struct {
 	// listens (tests use port 0).
 	Ready func(addr net.Addr)
 }
-
-// maxBodyBytes bounds a request body: one JSON-RPC message with at most
-// 100 KB of SQL fits many times over.
-const maxBodyBytes = 4 << 20
 
 // EndpointPath is where the MCP endpoint is served.
 const EndpointPath = "/mcp"
@@ -85,7 +58,9 @@ func (s *Server) NewHTTPHandler(opt HTTPOptions) (*HTTPHandler, error) {
 	if err != nil {
 		return nil, err
 	}
+	ss := newSessions(maxSessions)
 	sopts := []server.StreamableHTTPOption{
+		server.WithSessionIdManager(ss),
 		server.WithEndpointPath(EndpointPath),
 		server.WithStreamableHTTPLogger(s.log),
 		// Our Host check below replaces mcp-go's: it also accepts the bind
@@ -102,8 +77,12 @@ func (s *Server) NewHTTPHandler(opt HTTPOptions) (*HTTPHandler, error) {
 		))
 	}
 	st := server.NewStreamableHTTPServer(s.mcp, sopts...)
+	ss.end = func(id string) { endSession(st, id) }
 	mux := http.NewServeMux()
-	mux.Handle(EndpointPath, requireToken(opt.Token, st))
+	// A response may take as long as the slowest tool call, then has to be
+	// written: a client that stops reading is cut off after that.
+	writeTimeout := s.longestCall() + time.Minute
+	mux.Handle(EndpointPath, requireToken(opt.Token, requireKnownSession(ss, limitRequests(writeTimeout, st))))
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -200,16 +179,14 @@ func checkHostAndOrigin(hosts, origins map[string]bool, logger *slog.Logger, nex
 			http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed; list it with --allow-origin to accept it", o), http.StatusForbidden)
 			return
 		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
-		}
 		next.ServeHTTP(w, r)
 	})
 }
 
 // requireToken refuses (401) a request without "Authorization: Bearer
-// <token>", comparing in constant time. CORS preflights carry no
-// credentials and pass through. An empty token requires nothing.
+// <token>" (the scheme in any case, RFC 7235), comparing in constant time.
+// CORS preflights carry no credentials and pass through. An empty token
+// requires nothing.
 func requireToken(token string, next http.Handler) http.Handler {
 	if token == "" {
 		return next
@@ -220,8 +197,8 @@ func requireToken(token string, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+		got, ok := bearerToken(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
 		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
 			// RFC 6750: a challenge always; invalid_token when a token
 			// came and was wrong.
@@ -235,4 +212,14 @@ func requireToken(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken returns the credentials of an "Authorization: Bearer <token>"
+// header value; the scheme is matched in any case (RFC 7235 §2.1).
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
 }

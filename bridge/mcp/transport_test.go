@@ -90,7 +90,7 @@ func TestHTTPClientBothProtocolEras(t *testing.T) {
 
 			tl, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
 			require.NoError(t, err)
-			assert.Len(t, tl.Tools, 8)
+			assert.Len(t, tl.Tools, 9) // ask included: it is always served
 
 			r := okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) FROM customers"}))
 			assert.Equal(t, float64(2400), r.Rows[0][0])
@@ -143,6 +143,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	b := body(t, resp)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 	assert.Contains(t, b, `"code":-32700`, "a parse error, not a crash")
 	assert.Contains(t, b, "request body too large")
 }
