@@ -17,8 +17,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -55,7 +57,7 @@ func openSample(t *testing.T) *db.DB {
 			if t.RowCount >= 0 && !t.RowCountEstimated {
 				continue
 			}
-			res, err := query.Collect(ctx, sampleDB, "SELECT count(*) FROM "+db.QuoteIdent(t.Name), query.Options{})
+			res, err := query.Collect(ctx, sampleDB, "SELECT count(*) FROM "+sampleDB.Dialect().QuoteIdent(t.Name), query.Options{})
 			if err != nil {
 				sampleErr = err
 				return
@@ -68,6 +70,11 @@ func openSample(t *testing.T) *db.DB {
 	}
 	return sampleDB
 }
+
+// waitLimit is how long a test waits for a screen or a state before it
+// fails: a bound for a hang, not a measure of speed (the race detector and
+// a loaded machine make the million-row tests take seconds).
+const waitLimit = 30 * time.Second * raceWait
 
 // fixedNow is the clock of screen tests: times on screen never change.
 func fixedNow() time.Time { return time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC) }
@@ -140,7 +147,7 @@ func (s *session) screen() string {
 	select {
 	case v := <-ch:
 		return ansi.Strip(v)
-	case <-time.After(5 * time.Second):
+	case <-time.After(waitLimit):
 		s.t.Fatal("the program did not answer")
 	}
 	return ""
@@ -159,7 +166,7 @@ func (s *session) do(f func(*App)) {
 	s.tm.Send(doMsg{f, done})
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(waitLimit):
 		s.t.Fatal("the program did not answer")
 	}
 }
@@ -167,7 +174,7 @@ func (s *session) do(f func(*App)) {
 // waitFor polls the screen until cond holds.
 func (s *session) waitFor(what string, cond func(string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	var last string
 	for time.Now().Before(deadline) {
 		last = s.screen()
@@ -195,7 +202,7 @@ func (s *session) waitText(sub ...string) string {
 // idle waits until no work runs and no chart is being drawn.
 func (s *session) idle() {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
 		busy := true
 		s.do(func(a *App) { busy = a.job != nil || a.chart.Pending() })
@@ -210,7 +217,7 @@ func (s *session) idle() {
 // waitApp polls the app's state (inside the event loop) until cond holds.
 func (s *session) waitApp(what string, cond func(*App) bool) {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
 		ok := false
 		s.do(func(a *App) { ok = cond(a) })
@@ -271,14 +278,16 @@ type fakeAsker struct {
 	d     *db.DB
 	mu    sync.Mutex
 	asked []string
+	convs []ask.Conversation
 	block chan struct{} // when set, Ask waits for it or ctx
 }
 
 const revenueSQL = "SELECT c.name AS category, round(sum(oi.quantity * oi.unit_price * (1 - oi.discount)), 2) AS revenue\nFROM order_items oi\nJOIN products p ON p.product_id = oi.product_id\nJOIN categories c ON c.category_id = p.category_id\nGROUP BY 1 ORDER BY 2 DESC"
 
-func (f *fakeAsker) Ask(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+func (f *fakeAsker) Ask(ctx context.Context, q string, conv ask.Conversation, onText func(string)) (*answer.Bundle, error) {
 	f.mu.Lock()
 	f.asked = append(f.asked, q)
+	f.convs = append(f.convs, conv)
 	f.mu.Unlock()
 	if f.block != nil {
 		select {
@@ -327,7 +336,7 @@ func TestScreens(t *testing.T) {
 
 	t.Run("first_80x24", func(t *testing.T) {
 		s := start(t, d, testOptions(t), 80, 24)
-		scr := s.waitText("categories", "order_items", "SELECT * FROM categories")
+		scr := s.waitText("categories", "order_items", "SELECT * FROM categories", "question  which 5 products have the most order items?")
 		lines := strings.Split(scr, "\n")
 		if len(lines) != 24 {
 			t.Fatalf("%d lines, want 24", len(lines))
@@ -394,6 +403,12 @@ func TestScreens(t *testing.T) {
 		if q := fa.questions()[1]; q != "Which products lead in Furniture?" {
 			t.Errorf("follow-up asked %q", q)
 		}
+		// Both questions belong to the session's one conversation about d.
+		fa.mu.Lock()
+		if c := fa.convs; len(c) != 2 || c[0].DB != d || c[0].Key == "" || c[1] != c[0] {
+			t.Errorf("asked in conversations %+v", c)
+		}
+		fa.mu.Unlock()
 		s.idle()
 		// e puts the answer's SQL in the input.
 		s.key("alt+4")
@@ -631,7 +646,7 @@ func TestExport(t *testing.T) {
 	s.key("ctrl+s")
 	s.waitText("Export the whole result")
 	s.key("ctrl+u")
-	s.typeText(d.Path())
+	s.typeText(d.Source())
 	s.key("enter")
 	s.waitApp("the refusal", func(a *App) bool { return strings.Contains(a.status.Message(), "it is the database file") })
 }
@@ -739,7 +754,7 @@ func TestClarification(t *testing.T) {
 
 type askerFunc func(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error)
 
-func (f askerFunc) Ask(ctx context.Context, q string, onText func(string)) (*answer.Bundle, error) {
+func (f askerFunc) Ask(ctx context.Context, q string, _ ask.Conversation, onText func(string)) (*answer.Bundle, error) {
 	return f(ctx, q, onText)
 }
 
@@ -838,5 +853,349 @@ func TestOpenPNG(t *testing.T) {
 	}
 	if v := s.styled(); strings.Contains(v, "\x1b_G") || strings.Contains(v, "\x1b]1337") {
 		t.Error("the view carries an image escape sequence")
+	}
+}
+
+// TestColumnWidthsGrow: the issue's query — 5,000 rows of x and x*x, then
+// G — shows the last square whole; row 100,000 of a million-row query
+// shows its x whole.
+func TestColumnWidthsGrow(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 5000) SELECT x, x*x AS sq FROM c")
+	s.key("enter")
+	s.waitText("5,000 rows")
+	s.idle()
+	s.key("alt+3")
+	s.key("G")
+	scr := s.waitText("row 5,000 of 5,000")
+	if !strings.Contains(scr, "5000  25000000") || strings.Contains(scr, "250000…") {
+		t.Errorf("the last square is not whole:\n%s", scr)
+	}
+
+	s.key("i")
+	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c")
+	s.key("enter")
+	s.waitText("100,000 of more rows")
+	s.idle()
+	s.key("alt+3")
+	s.key("G")
+	scr = s.waitText("row 100,000 of 100,000+")
+	if !strings.Contains(scr, "100000  row 100000") {
+		t.Errorf("row 100,000 is not whole:\n%s", scr)
+	}
+}
+
+// TestSortFilterRecordPager: in the results pane, s sorts by the focused
+// column, / filters with a match count, v shows the row one field a line
+// and steps through rows, p pages a long cell with search.
+func TestSortFilterRecordPager(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.typeText("SELECT product_id, name, unit_price FROM products ORDER BY product_id")
+	s.key("enter")
+	s.waitText("240 rows")
+	s.idle()
+	var top string
+	res, err := query.Collect(context.Background(), d, "SELECT product_id, unit_price FROM products ORDER BY unit_price DESC, product_id LIMIT 1", query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top = fmt.Sprint(res.Rows[0][0])
+	s.key("alt+3")
+	s.key("$") // unit_price
+	s.key("s")
+	s.key("s")
+	s.waitText("unit_price ↓")
+	s.waitApp("the most expensive product first", func(a *App) bool {
+		e, ok := a.grid.Step(0)
+		return ok && fmt.Sprint(e.Row[0]) == top
+	})
+
+	// q typed into the filter is text, not quit.
+	s.key("/")
+	s.typeText("oak q")
+	s.waitApp("the filter", func(a *App) bool { return a.grid.Filter() == "oak q" })
+	for range 2 {
+		s.key("backspace")
+	}
+	var want int
+	res, err = query.Collect(context.Background(), d, "SELECT count(*) FROM products WHERE lower(name) LIKE '%oak%' OR CAST(unit_price AS TEXT) LIKE '%oak%'", query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = int(res.Rows[0][0].(int64))
+	if want == 0 {
+		t.Fatal("the sample has no oak products; pick another word")
+	}
+	scr := s.waitText(fmt.Sprintf("%d of 240 rows match", want))
+	if !strings.Contains(scr, "Oak") {
+		t.Errorf("the filtered rows lack Oak:\n%s", scr)
+	}
+	s.key("enter")
+	s.waitApp("the filter line to close", func(a *App) bool { return !a.grid.Filtering() && a.grid.Filter() == "oak" })
+
+	// The record view of the first match, then the next one.
+	s.key("0")
+	s.key("v")
+	scr = s.waitText(fmt.Sprintf("row 1 of %d (result row", want), "←/→ rows", "› product_id")
+	s.key("right")
+	s.waitText(fmt.Sprintf("row 2 of %d (result row", want))
+	s.key("esc")
+	s.waitFor("the record view to close", func(scr string) bool { return !strings.Contains(scr, "←/→ rows") })
+
+	// A long text cell in the pager, with search.
+	s.key("i")
+	s.typeText("SELECT group_concat(name, char(10)) AS names FROM (SELECT name FROM customers ORDER BY customer_id)")
+	s.key("enter")
+	s.waitText("1 row")
+	s.idle()
+	var last string
+	res, err = query.Collect(context.Background(), d, "SELECT name FROM customers ORDER BY customer_id DESC LIMIT 1", query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last = res.Rows[0][0].(string)
+	s.key("alt+3")
+	s.key("p")
+	scr = s.waitText("names · row 1", "lines 1–")
+	if !strings.Contains(scr, "of 2,400") {
+		t.Errorf("the pager does not count 2,400 lines:\n%s", scr)
+	}
+	s.key("G")
+	s.waitText(last, "(100%)")
+	s.key("g")
+	s.key("/")
+	s.typeText(last)
+	s.key("enter")
+	s.waitText("match 1 of")
+	s.key("q")
+	s.waitFor("the pager to close", func(scr string) bool { return !strings.Contains(scr, "names · row 1") })
+	s.waitApp("the results pane", func(a *App) bool { return a.over == overlayNone && a.focus == paneResults })
+}
+
+// TestEditorRuns: ctrl+o opens the multi-line editor; SQL typed over
+// several lines runs with alt+enter and stays in the editor.
+func TestEditorRuns(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("categories")
+	s.key("ctrl+o")
+	s.waitText("editor · alt+enter or f5 runs")
+	s.typeText("SELECT name, count(*) AS n")
+	s.key("enter")
+	s.typeText("FROM categories")
+	s.key("enter")
+	s.typeText("GROUP BY 1 ORDER BY 1")
+	scr := s.waitText(" 3 GROUP BY 1")
+	var inputH int
+	s.do(func(a *App) { inputH = a.lay.input.h })
+	if inputH < 10 {
+		t.Errorf("the editor is %d lines tall at 100x30", inputH)
+	}
+	_ = scr
+	s.key("alt+enter")
+	scr = s.waitText("11 rows")
+	if !strings.Contains(scr, " 2 FROM categories") {
+		t.Errorf("the editor lost its text after running:\n%s", scr)
+	}
+	s.key("ctrl+o")
+	s.waitApp("the one-line input", func(a *App) bool { return !a.input.Editor() && a.lay.input.h <= 4 })
+}
+
+// TestDotCommands: sqlite3's dot-commands typed in the input do what
+// sqlite3 does, or say what to use instead; none is sent as a question.
+func TestDotCommands(t *testing.T) {
+	d := openSample(t)
+	opts := testOptions(t)
+	fa := &fakeAsker{d: d}
+	opts.Asker = fa
+	s := start(t, d, opts, 100, 30)
+	s.waitText("categories")
+
+	run := func(cmd string) {
+		t.Helper()
+		s.key("alt+2")
+		s.key("ctrl+l")
+		s.typeText(cmd)
+		s.key("enter")
+	}
+	status := func(want string) {
+		t.Helper()
+		s.waitApp(fmt.Sprintf("the status %q", want), func(a *App) bool { return strings.Contains(a.status.Message(), want) })
+	}
+
+	run(".tables")
+	scr := s.waitText("─ Results ─ row 1 of 16 · .tables", "order_items", "monthly_sales", "view", "28445")
+	_ = scr
+	run(".tab order%")
+	s.waitText("row 1 of 3 · .tables order%", "order_totals")
+	run(`\dt`)
+	s.waitText("row 1 of 16 · .tables")
+
+	run(".schema customers")
+	scr = s.waitText(".schema customers · 1 statement", "CREATE TABLE customers")
+	s.key("esc")
+	s.waitFor("the pager to close", func(scr string) bool { return !strings.Contains(scr, ".schema customers ·") })
+
+	run(".indexes orders")
+	s.waitText("idx_orders_customer", "idx_orders_date", "CREATE INDEX")
+
+	// The database checks open in the pager; SQL keeps its quotes.
+	run(".health orders")
+	s.waitText(".health orders", "Health of sample", "fk-without-index", "orders.employee_id")
+	s.key("esc")
+	s.waitApp("the pager to close", func(a *App) bool { return a.over == overlayNone })
+	run(".advise SELECT * FROM orders WHERE ship_city = 'Osaka'")
+	s.waitText(".advise", "CREATE INDEX orders_ship_city_idx ON orders (ship_city);", "(ship_city=?)")
+	s.key("esc")
+	s.waitApp("the pager to close", func(a *App) bool { return a.over == overlayNone })
+	run(".explain SELECT * FROM orders o WHERE o.channel = 'web'")
+	s.waitText("SCAN o", "full scan of orders")
+	s.key("esc")
+	s.waitApp("the pager to close", func(a *App) bool { return a.over == overlayNone })
+
+	note := func(want ...string) {
+		t.Helper()
+		scr := s.waitText(want...)
+		if !strings.Contains(scr, "esc or enter closes") {
+			t.Errorf("the note has no way out:\n%s", scr)
+		}
+		s.key("esc")
+		s.waitApp("the note to close", func(a *App) bool { return a.over == overlayNone })
+	}
+	run(".mode csv")
+	note("─ .mode csv ", "ctrl+s exports the", "CSV, JSON", "tablewise sql --format csv")
+	run(".headers on")
+	note("column names are always shown")
+	run(".import x.csv t")
+	note(".import is not available", "never writes")
+	run(".frobnicate")
+	note("Unknown command .frobnicate", ".tables, .schema")
+
+	sqlFile := filepath.Join(t.TempDir(), "q.sql")
+	if err := os.WriteFile(sqlFile, []byte("SELECT name\nFROM categories\nORDER BY 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(".read " + sqlFile)
+	status("loaded " + sqlFile + " into the editor")
+	s.waitApp("the file in the editor", func(a *App) bool {
+		return a.input.Editor() && strings.HasPrefix(a.input.Value(), "SELECT name\nFROM categories")
+	})
+	s.key("f5")
+	s.waitText("11 rows")
+	s.key("ctrl+o")
+
+	run(".help")
+	scr = s.waitText("Dot-commands, as in sqlite3")
+	if !strings.Contains(scr, ".tables [pattern]") {
+		t.Errorf("the help lacks .tables:\n%s", scr)
+	}
+	s.key("esc")
+
+	if q := fa.questions(); len(q) != 0 {
+		t.Errorf("dot-commands were asked as questions: %q", q)
+	}
+	run(".quit")
+	s.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestWelcomeExamplesWork: every example the welcome screen shows works:
+// the question is answered by the built-in planner and the SQL runs and
+// returns rows — on the sample and on Chinook.
+func TestWelcomeExamplesWork(t *testing.T) {
+	t.Run("sample", func(t *testing.T) { checkWelcome(t, openSample(t), "categories") })
+	t.Run("chinook", func(t *testing.T) {
+		p := testdb.SharedData(t, "chinook.sqlite")
+		d, err := db.Open(context.Background(), p, db.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		q := checkWelcome(t, d, "Album")
+		if strings.Contains(q, "playlist track") {
+			t.Errorf("the example ranks by a link table: %q", q)
+		}
+	})
+}
+
+// checkWelcome opens the explorer on d, reads the examples off the welcome
+// screen and tries them; it returns the question.
+func checkWelcome(t *testing.T, d *db.DB, table string) string {
+	s := start(t, d, testOptions(t), 100, 30)
+	scr := s.waitFor("the welcome's question", func(scr string) bool {
+		return strings.Contains(scr, table) && strings.Contains(scr, "  question  ") && !strings.Contains(scr, "finding one")
+	})
+	after := func(label string) string {
+		for _, l := range strings.Split(scr, "\n") {
+			if _, rest, ok := strings.Cut(l, label); ok {
+				return strings.TrimSpace(strings.TrimRight(rest, "│ "))
+			}
+		}
+		t.Fatalf("the welcome has no %q line:\n%s", label, scr)
+		return ""
+	}
+	sql, question := after("  SQL       "), after("  question  ")
+	if strings.HasSuffix(question, "…") || strings.HasSuffix(sql, "…") {
+		t.Fatalf("an example is cut: %q / %q", sql, question)
+	}
+	ctx := context.Background()
+	svc, err := ask.New(ask.Config{Provider: "offline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	b, err := svc.Ask(ctx, question, ask.Conversation{DB: d}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Status != answer.StatusAnswered || b.RowCount == 0 {
+		t.Errorf("the welcome's question %q is not answered by the built-in planner: %s: %s", question, b.Status, b.Answer)
+	}
+	res, err := query.Collect(ctx, d, sql, query.Options{})
+	if err != nil || res.RowCount == 0 {
+		t.Errorf("the welcome's SQL %q: %v, %d rows", sql, err, res.RowCount)
+	}
+	return question
+}
+
+// TestNewOverlaysAtOddSizes: the cell view, the row view, the pager, the
+// filter line and a dot-command's note draw exactly the window at every
+// size, without a panic.
+func TestNewOverlaysAtOddSizes(t *testing.T) {
+	d := openSample(t)
+	s := start(t, d, testOptions(t), 80, 24)
+	s.waitText("categories")
+	s.typeText("SELECT * FROM customers")
+	s.key("enter")
+	s.waitText("2,400 rows")
+	s.idle()
+	open := map[string]func(){
+		"cell":   func() { s.key("alt+3"); s.key("enter") },
+		"row":    func() { s.key("alt+3"); s.key("v") },
+		"pager":  func() { s.key("alt+3"); s.key("p") },
+		"filter": func() { s.key("alt+3"); s.key("/"); s.typeText("a") },
+		"note":   func() { s.key("alt+2"); s.typeText(".mode csv"); s.key("enter") },
+	}
+	for _, sz := range [][2]int{{40, 10}, {20, 5}, {3, 2}, {1, 1}, {200, 60}, {80, 24}} {
+		s.tm.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		s.idle()
+		for name, f := range open {
+			f()
+			s.waitApp(name, func(a *App) bool { return a.over != overlayNone || a.grid.Filtering() })
+			lines := strings.Split(s.screen(), "\n")
+			if len(lines) != sz[1] {
+				t.Errorf("%s at %dx%d: %d lines", name, sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > sz[0] {
+					t.Errorf("%s at %dx%d: line %d is %d wide", name, sz[0], sz[1], i, w)
+				}
+			}
+			s.key("esc")
+			s.waitApp("the overlay to close", func(a *App) bool { return a.over == overlayNone && !a.grid.Filtering() })
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
+	"github.com/tablewise/tablewise/tui/components/help"
 )
 
 // rect is a screen area; a pane's rect includes its title line.
@@ -47,7 +49,11 @@ func (a *App) relayout() tea.Cmd {
 		x0 = sw
 	}
 	mw := a.w - x0
-	a.input.SetSize(mw, max(1, min(8, L.bodyH/3)))
+	inputLines := max(1, min(8, L.bodyH/3))
+	if a.input.Editor() {
+		inputLines = max(3, L.bodyH/2)
+	}
+	a.input.SetSize(mw, inputLines)
 	ih := min(L.bodyH, 1+a.input.Height())
 	L.input = rect{x0, 0, mw, ih}
 	y, rest := ih, L.bodyH-ih
@@ -156,15 +162,37 @@ func (a *App) render() string {
 	switch a.over {
 	case overlayHelp:
 		bw := min(a.w-2, 84)
-		body := a.help.Overlay(bw-4, a.globalHelp())
-		bh := min(a.h-2, strings.Count(body, "\n")+3)
-		screen = common.Overlay(screen, common.Box(st, "Keys · "+a.focus.String()+" (? or esc closes)", body, bw, bh), (a.w-bw)/2, max(0, (a.h-bh)/2))
+		var more []help.Section
+		if a.focus == paneInput {
+			more = append(more, help.Section{Title: "Dot-commands, as in sqlite3", Groups: dotHelp()})
+		}
+		lines := strings.Split(a.help.Overlay(bw-4, a.globalHelp(), more...), "\n")
+		bh := min(a.h-2, len(lines)+2)
+		title := "Keys · " + a.focus.String() + " (? or esc closes)"
+		if rows := bh - 2; rows < len(lines) {
+			a.helpOff = max(0, min(a.helpOff, len(lines)-rows))
+			lines = lines[a.helpOff:]
+			title = "Keys · " + a.focus.String() + " (↑/↓ more · esc closes)"
+		} else {
+			a.helpOff = 0
+		}
+		screen = common.Overlay(screen, common.Box(st, title, strings.Join(lines, "\n"), bw, bh), (a.w-bw)/2, max(0, (a.h-bh)/2))
 	case overlayDetail:
 		bw, bh := min(a.w-4, 100), a.h-4
 		a.detail.SetSize(bw-4, bh-2)
 		bh = min(bh, a.detail.PreferredHeight()+2)
 		a.detail.SetSize(bw-4, bh-2)
 		screen = common.Overlay(screen, common.Box(st, a.detail.Title(), a.detail.View(), bw, bh), (a.w-bw)/2, max(0, (a.h-bh)/2))
+	case overlayNote:
+		bw := min(a.w-4, 72)
+		lines := common.Wrap(format.Printable(a.noteText), max(1, bw-4))
+		lines = append(lines, "", st.Dim.Render("esc or enter closes"))
+		bh := min(a.h-2, len(lines)+2)
+		screen = common.Overlay(screen, common.Box(st, format.PrintableLine(a.noteTitle), strings.Join(lines, "\n"), bw, bh), (a.w-bw)/2, max(0, (a.h-bh)/2))
+	case overlayPager:
+		bw, bh := a.w, max(3, a.h-2)
+		a.pager.SetSize(max(1, bw-4), max(1, bh-2))
+		screen = common.Overlay(screen, common.Box(st, a.pager.Title(), a.pager.View(), bw, bh), 0, 0)
 	case overlayPrompt:
 		bw := min(a.w-4, 72)
 		a.prompt.SetSize(bw-4, 4)
@@ -187,7 +215,10 @@ func (a *App) inputTitle(w int) string {
 	if forced {
 		info = "forced · ctrl+t changes"
 	}
-	if a.focus == paneInput && a.over == overlayNone {
+	switch {
+	case a.input.Editor():
+		info = "editor · alt+enter or f5 runs · ctrl+o one line · " + info
+	case a.focus == paneInput && a.over == overlayNone:
 		info = "enter runs · " + info
 	}
 	rs := st.PaneRule
@@ -217,8 +248,13 @@ func (a *App) gridInfo() string {
 	if p := a.grid.Position(); p != "" {
 		parts = append(parts, p)
 	}
+	if s := a.grid.Sorted(); s != "" {
+		parts = append(parts, "sorted by "+s)
+	}
 	if sql := a.grid.SQL(); sql != "" {
-		parts = append(parts, common.Sanitize(strings.Join(strings.Fields(sql), " ")))
+		parts = append(parts, format.PrintableLine(strings.Join(strings.Fields(sql), " ")))
+	} else if a.gridLabel != "" && a.grid.Columns() != nil {
+		parts = append(parts, format.PrintableLine(strings.TrimSpace(a.gridLabel)))
 	}
 	return strings.Join(parts, " · ")
 }

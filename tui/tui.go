@@ -21,6 +21,8 @@ import (
 
 	"github.com/tablewise/tablewise/charts"
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/ask"
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/tui/common"
@@ -30,6 +32,7 @@ import (
 	"github.com/tablewise/tablewise/tui/components/grid"
 	"github.com/tablewise/tablewise/tui/components/help"
 	"github.com/tablewise/tablewise/tui/components/input"
+	"github.com/tablewise/tablewise/tui/components/pager"
 	"github.com/tablewise/tablewise/tui/components/prompt"
 	"github.com/tablewise/tablewise/tui/components/schema"
 	"github.com/tablewise/tablewise/tui/components/statusbar"
@@ -37,12 +40,16 @@ import (
 	"github.com/tablewise/tablewise/tui/styles"
 )
 
-// Asker answers plain-language questions; the agent and the offline
-// planner implement it. onText receives the answer text as it streams
-// (askers that do not stream never call it).
+// Asker answers plain-language questions: the core/ask service. The
+// explorer asks every question of a session in one conversation, so a
+// follow-up sees the questions before it. onText receives the answer text
+// as it comes.
 type Asker interface {
-	Ask(ctx context.Context, question string, onText func(delta string)) (*answer.Bundle, error)
+	Ask(ctx context.Context, question string, conv ask.Conversation, onText func(delta string)) (*answer.Bundle, error)
 }
+
+// conversationKey names the explorer's conversation in the asker's store.
+const conversationKey = "explorer"
 
 // ErrNoAsker is what a question shows when no model is configured.
 var ErrNoAsker = errors.New("no model configured — set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL (Ollama, llama.cpp, vLLM, LM Studio), or use --provider offline")
@@ -107,6 +114,8 @@ const (
 	overlayHelp
 	overlayDetail
 	overlayPrompt
+	overlayPager
+	overlayNote
 )
 
 // App is the explorer's root model.
@@ -127,6 +136,10 @@ type App struct {
 	chartOff    bool
 	chartForced bool
 	over        overlay
+	pagerBack   overlay // the overlay under the pager, shown again when it closes
+	helpOff     int     // the help overlay's first line
+	noteTitle   string  // the note overlay: a dot-command's answer
+	noteText    string
 
 	schema *schema.Model
 	input  *input.Model
@@ -137,14 +150,20 @@ type App struct {
 	help   *help.Model
 	prompt *prompt.Model
 	detail *detail.Model
+	pager  *pager.Model
 	spin   spinner.Model
 
-	job        *job
-	seq        int
-	answerSpec *answer.ChartSpec // the answer's chart, applied when its SQL re-runs
-	clarify    *answerpane.ClarifyMsg
-	lay        layout
-	quitting   bool
+	cat         *catalog.Catalog // nil until read
+	example     string           // the welcome's question, once the planner answered it
+	exampleDone bool
+	gridLabel   string // what the results show when they come from a dot-command
+	job         *job
+	lastDot     string // the dot-command last run, as typed
+	seq         int
+	answerSpec  *answer.ChartSpec // the answer's chart, applied when its SQL re-runs
+	clarify     *answerpane.ClarifyMsg
+	lay         layout
+	quitting    bool
 }
 
 var _ tea.Model = (*App)(nil)
@@ -203,15 +222,37 @@ func New(d *db.DB, opts Options) *App {
 	a.help = help.New(com)
 	a.prompt = prompt.New(com)
 	a.detail = detail.New(com)
+	a.pager = pager.New(com)
 	a.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(com.Styles.StatusBusy))
 	a.input.Focus()
 	a.grid.SetEmpty(a.welcome(nil))
 	return a
 }
 
-// Init implements tea.Model: read the catalog.
+// Init implements tea.Model: read the tables' names (one statement), so
+// the sidebar lists them at once on a schema of thousands of tables, then
+// the whole catalog (row counts, keys, samples: a few statements a table).
 func (a *App) Init() tea.Cmd {
-	a.log.Info("explorer start", "db", a.d.Label(), "path", a.d.Path(), "image_protocol", a.protoc.String(), "asker", a.opts.Asker != nil)
+	a.log.Info("explorer start", "db", a.d.Label(), "source", a.d.Source(), "image_protocol", a.protoc.String(), "asker", a.opts.Asker != nil)
+	return tea.Sequence(a.readNames(), a.readCatalog())
+}
+
+// readNames reads the tables' and columns' names (namesMsg).
+func (a *App) readNames() tea.Cmd {
+	ctx, d := a.ctx, a.d
+	return func() tea.Msg {
+		nctx, cancel := context.WithTimeout(ctx, namesTimeout)
+		defer cancel()
+		cat, err := d.Engine().Names(nctx)
+		if err != nil {
+			return nil
+		}
+		return namesMsg{cat: cat}
+	}
+}
+
+// readCatalog reads the whole catalog (catalogMsg).
+func (a *App) readCatalog() tea.Cmd {
 	ctx, d, start := a.ctx, a.d, a.now()
 	return func() tea.Msg {
 		cat, err := d.Catalog(ctx)
@@ -219,8 +260,16 @@ func (a *App) Init() tea.Cmd {
 	}
 }
 
+// namesTimeout bounds reading the names before the catalog: past it, the
+// sidebar waits for the catalog.
+const namesTimeout = 2 * time.Second
+
+// namesMsg lists the tables and their columns' names, without row counts
+// or keys, until the catalog arrives.
+type namesMsg struct{ cat *catalog.Catalog }
+
 type catalogMsg struct {
-	cat  *db.Catalog
+	cat  *catalog.Catalog
 	err  error
 	took time.Duration
 }

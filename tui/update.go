@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -11,17 +10,17 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
 	answerpane "github.com/tablewise/tablewise/tui/components/answer"
 	"github.com/tablewise/tablewise/tui/components/chart"
 	"github.com/tablewise/tablewise/tui/components/detail"
 	"github.com/tablewise/tablewise/tui/components/grid"
 	"github.com/tablewise/tablewise/tui/components/input"
+	"github.com/tablewise/tablewise/tui/components/pager"
 	"github.com/tablewise/tablewise/tui/components/prompt"
 	"github.com/tablewise/tablewise/tui/components/schema"
 	"github.com/tablewise/tablewise/tui/components/statusbar"
-	"github.com/tablewise/tablewise/tui/syntax"
 )
 
 // Update implements tea.Model.
@@ -47,8 +46,19 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
 		return nil
+	case checkMsg:
+		return a.showCheck(msg)
+	case namesMsg:
+		if a.cat == nil && msg.cat != nil {
+			a.schema.SetCatalog(msg.cat, a.d.Dialect(), nil)
+			a.input.SetCatalog(msg.cat, a.d.Dialect())
+		}
 	case catalogMsg:
 		return a.onCatalog(msg)
+	case exampleMsg:
+		a.example, a.exampleDone = msg.question, true
+		a.log.Info("welcome example", "question", msg.question)
+		a.grid.SetEmpty(a.welcome(a.cat))
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	case tea.PasteMsg:
@@ -72,7 +82,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.log.Warn("write history", "err", msg.Err)
 		a.status.SetMessage(statusbar.Error, "history not saved: "+msg.Err.Error())
 	case schema.PreviewMsg:
-		sql := "SELECT * FROM " + db.QuoteIdentIfNeeded(msg.Table) + " LIMIT 100"
+		dl := a.d.Dialect()
+		sql := "SELECT * FROM " + dl.QuoteIdentIfNeeded(msg.Table) + " " + dl.Limit(100)
 		cmd := a.runSQL(sql)
 		a.job.preview = true // rows to look at, not to chart
 		return cmd
@@ -95,8 +106,25 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case detail.CopiedMsg:
 		a.status.SetMessage(statusbar.OK, "copied the "+msg.What+" to the clipboard")
 	case grid.ExpandMsg:
+		if msg.Open == grid.OpenPager {
+			title := format.PrintableLine(msg.Columns[msg.Col].Name) + " · row " + format.Count(int64(msg.RowNum))
+			a.openPager(title, grid.CellText(msg.Row[msg.Col]), false)
+			return nil
+		}
 		a.detail.Open(msg)
 		a.over = overlayDetail
+	case grid.ViewMsg:
+		return a.grid.Update(msg)
+	case grid.StatusMsg:
+		a.status.SetMessage(statusbar.Info, msg.Text)
+	case detail.StepMsg:
+		if e, ok := a.grid.Step(msg.Delta); ok {
+			a.detail.Show(e)
+		}
+	case detail.PagerMsg:
+		a.openPager(msg.Title, msg.Text, false)
+	case pager.CopiedMsg:
+		a.status.SetMessage(statusbar.OK, "copied the text to the clipboard")
 	case chart.RenderedMsg:
 		return a.chart.Update(msg)
 	case chart.SaveMsg:
@@ -164,30 +192,30 @@ func (a *App) onCatalog(msg catalogMsg) tea.Cmd {
 	} else {
 		a.log.Info("catalog", "tables", len(msg.cat.Tables), "took", msg.took)
 	}
-	a.schema.SetCatalog(msg.cat, msg.err)
-	a.input.SetCatalog(msg.cat)
+	a.cat = msg.cat
+	a.schema.SetCatalog(msg.cat, a.d.Dialect(), msg.err)
+	a.input.SetCatalog(msg.cat, a.d.Dialect())
 	a.grid.SetEmpty(a.welcome(msg.cat))
-	return nil
+	if msg.cat == nil {
+		return nil
+	}
+	return a.findExample(msg.cat)
 }
 
-// welcome is what the results pane shows before the first query.
-func (a *App) welcome(cat *db.Catalog) []string {
-	st := a.com.Styles
-	example := "SELECT * FROM some_table LIMIT 10"
-	if cat != nil && len(cat.Tables) > 0 {
-		example = "SELECT * FROM " + db.QuoteIdentIfNeeded(cat.Tables[0].Name) + " LIMIT 10"
+// openNote shows a short text in a box until esc or enter.
+func (a *App) openNote(title, text string) {
+	a.noteTitle, a.noteText = title, text
+	a.over = overlayNote
+}
+
+// openPager shows text in the pager over whatever overlay is open; closing
+// the pager shows that overlay again.
+func (a *App) openPager(title, text string, sql bool) {
+	if a.over != overlayPager {
+		a.pagerBack = a.over
 	}
-	lines := []string{
-		st.Bold.Render("Type SQL or a question above and press enter."),
-		"",
-		st.Dim.Render("  SQL       ") + syntax.Highlight(st, example),
-		st.Dim.Render("  question  ") + "which products sell best?",
-		"",
-		st.Dim.Render("Enter on a table in the sidebar shows its rows."),
-		st.Dim.Render("Read-only: nothing you run can change the data."),
-		st.Dim.Render("f1 or ? lists every key · ctrl+c quits"),
-	}
-	return lines
+	a.pager.Open(title, text, sql)
+	a.over = overlayPager
 }
 
 // clarified is the question asked again with the user's choice.
@@ -197,6 +225,9 @@ func clarified(question, asked, option string) string {
 
 // submit runs what the user typed.
 func (a *App) submit(text string, sql bool) tea.Cmd {
+	if c, ok := parseDot(text); ok {
+		return a.runDot(c)
+	}
 	if !sql && a.clarify != nil {
 		c := a.clarify
 		a.clarify = nil
@@ -220,6 +251,7 @@ func (a *App) runSQL(sql string) tea.Cmd {
 	a.chart.Clear()
 	a.chartForced = false
 	a.grid.Reset(sql)
+	a.gridLabel = ""
 	a.status.SetMessage(statusbar.Info, "")
 	return a.startQuery(sql, false)
 }
@@ -237,6 +269,7 @@ func (a *App) ask(q string) tea.Cmd {
 	a.chart.Clear()
 	a.chartForced = false
 	a.grid.Reset("")
+	a.gridLabel = ""
 	a.status.SetMessage(statusbar.Info, "")
 	if a.opts.Asker == nil {
 		a.grid.Finish(false, "", 0, nil)
@@ -263,7 +296,7 @@ func (a *App) onQueryDone(msg queryDoneMsg) tea.Cmd {
 		a.grid.Finish(false, "", elapsed, nil)
 		note := "cancelled"
 		if a.grid.Columns() != nil {
-			note = "cancelled after " + common.Plural(int64(a.grid.Len()), "row")
+			note = "cancelled after " + format.Plural(int64(a.grid.Len()), "row")
 		}
 		a.grid.SetNotice(note)
 		a.status.SetMessage(statusbar.Info, "query "+note)
@@ -352,7 +385,7 @@ func (a *App) onExportDone(msg exportDoneMsg) tea.Cmd {
 		}
 		a.status.SetMessage(statusbar.Error, "export failed: "+m)
 	default:
-		a.status.SetMessage(statusbar.OK, "exported "+common.Plural(msg.rows, "row")+" to "+msg.path)
+		a.status.SetMessage(statusbar.OK, "exported "+format.Plural(msg.rows, "row")+" to "+msg.path)
 	}
 	return nil
 }
@@ -416,8 +449,17 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch a.over {
 	case overlayHelp:
-		if key.Matches(msg, g.Help) || key.Matches(msg, a.keys.Overlay.Close) {
+		switch {
+		case key.Matches(msg, g.Help) || key.Matches(msg, a.keys.Overlay.Close):
 			a.over = overlayNone
+		case key.Matches(msg, a.keys.Overlay.Up):
+			a.helpOff--
+		case key.Matches(msg, a.keys.Overlay.Down):
+			a.helpOff++
+		case msg.String() == "pgup":
+			a.helpOff -= 10
+		case msg.String() == "pgdown" || msg.String() == "space":
+			a.helpOff += 10
 		}
 		return nil
 	case overlayDetail:
@@ -428,10 +470,23 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case overlayPrompt:
 		return a.prompt.Update(msg)
+	case overlayPager:
+		cmd := a.pager.Update(msg)
+		if !a.pager.Active() {
+			a.over = a.pagerBack
+		}
+		return cmd
+	case overlayNote:
+		if key.Matches(msg, a.keys.Overlay.Close) || key.Matches(msg, a.keys.Overlay.Confirm) {
+			a.over = overlayNone
+		}
+		return nil
 	}
 
 	// Keys that work in every pane, the input included.
 	switch {
+	case key.Matches(msg, g.Health):
+		return a.openHealth()
 	case key.Matches(msg, g.FocusSchema):
 		if !a.sidebar {
 			a.sidebar = true
@@ -473,7 +528,7 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Export):
 		return a.openExport()
 	case msg.String() == "f1":
-		a.over = overlayHelp
+		a.openHelp()
 		return nil
 	case msg.String() == "shift+tab" && !(a.focus == paneInput && a.input.Busy()):
 		a.cycleFocus(-1)
@@ -495,6 +550,10 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if a.schema.Filtering() {
 			return a.schema.Update(msg)
 		}
+	case paneResults:
+		if a.grid.Filtering() {
+			return a.grid.Update(msg)
+		}
 	}
 
 	// Single-letter global keys, outside the input.
@@ -502,7 +561,7 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Quit):
 		return a.quit()
 	case key.Matches(msg, g.Help):
-		a.over = overlayHelp
+		a.openHelp()
 		return nil
 	case key.Matches(msg, g.NextPane):
 		a.cycleFocus(1)
@@ -515,6 +574,11 @@ func (a *App) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return a.routeToFocused(msg)
+}
+
+func (a *App) openHelp() {
+	a.over = overlayHelp
+	a.helpOff = 0
 }
 
 func (a *App) quit() tea.Cmd {
@@ -604,7 +668,7 @@ func (a *App) onClick(msg tea.MouseClickMsg) tea.Cmd {
 		return a.answer.Click(m.Y - L.answer.y - 1)
 	case L.grid.contains(m.X, m.Y):
 		a.setFocus(paneResults)
-		a.grid.Click(m.X-L.grid.x, m.Y-L.grid.y-1)
+		return a.grid.Click(m.X-L.grid.x, m.Y-L.grid.y-1)
 	case L.chart.contains(m.X, m.Y):
 		a.setFocus(paneChart)
 	}
@@ -620,6 +684,16 @@ func (a *App) onWheel(msg tea.MouseWheelMsg) {
 	case tea.MouseWheelDown:
 		n = 3
 	default:
+		return
+	}
+	if a.over == overlayPager {
+		for i := 0; i < max(n, -n); i++ {
+			k := tea.KeyPressMsg{Code: tea.KeyDown}
+			if n < 0 {
+				k = tea.KeyPressMsg{Code: tea.KeyUp}
+			}
+			a.pager.Update(k)
+		}
 		return
 	}
 	if a.over == overlayDetail {
@@ -648,7 +722,7 @@ func (a *App) onWheel(msg tea.MouseWheelMsg) {
 func (a *App) updateStatus() {
 	if j := a.job; j != nil {
 		el := a.now().Sub(j.start).Round(100 * time.Millisecond)
-		secs := fmt.Sprintf("%.1f s", el.Seconds())
+		secs := format.Seconds(el)
 		var text string
 		switch {
 		case j.cancelling:
@@ -656,13 +730,13 @@ func (a *App) updateStatus() {
 		case j.kind == jobQuery:
 			text = "running query · " + secs
 			if a.grid.Columns() != nil {
-				text += " · " + common.Plural(int64(a.grid.Len()), "row")
+				text += " · " + format.Plural(int64(a.grid.Len()), "row")
 			}
 			text += " · ctrl+c cancels"
 		case j.kind == jobAsk:
 			text = "asking · " + secs + " · ctrl+c cancels"
 		case j.kind == jobExport:
-			text = "exporting " + common.Plural(j.rows, "row") + " → " + j.path + " · " + secs + " · ctrl+c cancels"
+			text = "exporting " + format.Plural(j.rows, "row") + " → " + j.path + " · " + secs + " · ctrl+c cancels"
 		}
 		a.status.SetBusy(text, a.spin.View())
 	} else {
@@ -677,6 +751,8 @@ func (a *App) focusedComponent() common.Component {
 		return a.detail
 	case overlayPrompt:
 		return a.prompt
+	case overlayPager:
+		return a.pager
 	}
 	switch a.focus {
 	case paneSchema:
@@ -694,8 +770,11 @@ func (a *App) focusedComponent() common.Component {
 func (a *App) updateHelp() {
 	c := a.focusedComponent()
 	short := append([]key.Binding(nil), c.ShortHelp()...)
-	if a.over == overlayHelp {
+	switch a.over {
+	case overlayHelp:
 		short = []key.Binding{common.Short(a.keys.Overlay.Close, "close help")}
+	case overlayNote:
+		short = []key.Binding{common.Short(a.keys.Overlay.Close, "close")}
 	}
 	if a.over == overlayNone {
 		if a.focus == paneInput && a.input.Value() == "" && a.lay.answer.h > 0 && len(a.answer.ShortHelp()) > 0 {
@@ -709,7 +788,12 @@ func (a *App) updateHelp() {
 	}
 	short = append(short, cancel)
 	title := a.focus.String()
-	if a.over == overlayDetail {
+	switch {
+	case a.over == overlayPager:
+		title = "Pager"
+	case a.over == overlayDetail && a.detail.Record():
+		title = "Row"
+	case a.over == overlayDetail:
 		title = "Cell"
 	}
 	a.help.Set(title, short, c.FullHelp())
@@ -726,7 +810,7 @@ func helpKey(p pane) string {
 func (a *App) globalHelp() [][]key.Binding {
 	g := a.keys.Global
 	return [][]key.Binding{
-		{g.Cancel, g.Quit, g.Help, g.Export},
+		{g.Cancel, g.Quit, g.Help, g.Export, g.Health},
 		{g.NextPane, g.PrevPane, g.Edit, g.ToggleSidebar, g.ToggleChart},
 		{g.FocusSchema, g.FocusInput, g.FocusResults, g.FocusAnswer, g.FocusChart},
 	}

@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -129,7 +129,7 @@ func (s *streamSink) Begin(cols []query.Column) error {
 	return s.send(queryBeginMsg{id: s.id, cols: cols})
 }
 
-func (s *streamSink) Row(c *query.Cursor) error {
+func (s *streamSink) Row(c query.Cursor) error {
 	if s.kept >= s.limit {
 		return nil // never reached: query.Run stops at MaxRows
 	}
@@ -172,7 +172,7 @@ func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
 	ch := make(chan tea.Msg, 4)
 	j := &job{id: a.seq, kind: jobQuery, cancel: cancel, start: a.now(), ch: ch, fromAnswer: fromAnswer}
 	a.job = j
-	a.log.Info("query start", "id", j.id, "sql", clip(sql, 500), "from_answer", fromAnswer)
+	a.log.Info("query start", "id", j.id, "sql", format.ClipBytes(sql, 500), "from_answer", fromAnswer)
 	d, opt := a.d, query.Options{MaxRows: a.opts.MaxRows, MaxBytes: a.opts.MaxBytes, Timeout: a.opts.Timeout}
 	sink := &streamSink{ctx: ctx, ch: ch, id: j.id, limit: a.opts.MaxRows}
 	go func() {
@@ -213,8 +213,8 @@ func (a *App) startAsk(question string) tea.Cmd {
 	ch := make(chan tea.Msg, 16)
 	j := &job{id: a.seq, kind: jobAsk, cancel: cancel, start: a.now(), ch: ch}
 	a.job = j
-	a.log.Info("question start", "id", j.id, "question", clip(question, 500))
-	asker := a.opts.Asker
+	a.log.Info("question start", "id", j.id, "question", format.ClipBytes(question, 500))
+	asker, conv := a.opts.Asker, ask.Conversation{DB: a.d, Key: conversationKey}
 	go func() {
 		defer close(ch)
 		onText := func(delta string) {
@@ -226,7 +226,7 @@ func (a *App) startAsk(question string) tea.Cmd {
 			case <-ctx.Done():
 			}
 		}
-		b, err := safeAsk(ctx, asker, question, onText)
+		b, err := safeAsk(ctx, asker, question, conv, onText)
 		finish(ch, askDoneMsg{id: j.id, b: b, err: err})
 	}()
 	return tea.Batch(j.next(), a.spin.Tick)
@@ -234,40 +234,13 @@ func (a *App) startAsk(question string) tea.Cmd {
 
 // safeAsk turns an asker's panic into an error: a bug in a provider must
 // not take the terminal down with it.
-func safeAsk(ctx context.Context, asker Asker, q string, onText func(string)) (b *answer.Bundle, err error) {
+func safeAsk(ctx context.Context, asker Asker, q string, conv ask.Conversation, onText func(string)) (b *answer.Bundle, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			b, err = nil, fmt.Errorf("the asker failed: %v", p)
 		}
 	}()
-	return asker.Ask(ctx, q, onText)
-}
-
-// exportFormat picks the export format from a file name.
-func exportFormat(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
-		return "json"
-	case ".jsonl", ".ndjson":
-		return "jsonl"
-	case ".md", ".markdown":
-		return "markdown"
-	}
-	return "csv"
-}
-
-// exportSink counts rows for the progress line.
-type exportSink struct {
-	export.Writer
-	rows atomic.Int64
-}
-
-func (e *exportSink) Row(c *query.Cursor) error {
-	if err := e.Writer.Row(c); err != nil {
-		return err
-	}
-	e.rows.Add(1)
-	return nil
+	return asker.Ask(ctx, q, conv, onText)
 }
 
 // startExport re-runs sql and streams every row to path.
@@ -280,7 +253,7 @@ func (a *App) startExport(sql, path string) tea.Cmd {
 	ch := make(chan tea.Msg, 4)
 	j := &job{id: a.seq, kind: jobExport, cancel: cancel, start: a.now(), ch: ch, path: path}
 	a.job = j
-	format := exportFormat(path)
+	format := export.FormatFor(path)
 	a.log.Info("export start", "id", j.id, "path", path, "format", format)
 	d := a.d
 	go func() {
@@ -296,53 +269,18 @@ func (a *App) startExport(sql, path string) tea.Cmd {
 	return tea.Batch(j.next(), a.spin.Tick)
 }
 
-// exportTo writes the whole result of sql to path through a temporary
-// file that is renamed into place only when every row is written, so a
-// cancelled export leaves nothing behind.
+// exportTo writes the whole result of sql to path (export.ToFile: atomic,
+// so a cancelled export leaves nothing behind), reporting the rows written
+// every 100 ms. A missing directory is created.
 func exportTo(ctx context.Context, d *db.DB, sql, path, format string, progress func(int64)) (int64, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return 0, fmt.Errorf("export: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tablewise-export-*")
-	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	w, err := export.New(format, tmp, export.Options{})
-	if err != nil {
-		tmp.Close()
-		return 0, err
-	}
-	sink := &exportSink{Writer: w}
-	stop := make(chan struct{})
-	go func() {
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				progress(sink.rows.Load())
-			case <-stop:
-				return
-			}
-		}
-	}()
-	sum, err := query.Run(ctx, d, sql, query.Options{}, sink)
-	close(stop)
-	if err == nil {
-		err = w.Finish(sum)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	return sink.rows.Load(), err
+	var p export.Progress
+	stop := p.Watch(100*time.Millisecond, func(rows, _ int64) { progress(rows) })
+	_, err := export.ToFile(ctx, d, sql, path, export.RunOptions{Format: format, Progress: &p})
+	stop()
+	return p.Rows.Load(), err
 }
 
 // finish sends a job's last message. The UI reads it unless the job was
@@ -364,10 +302,3 @@ func (a *App) cancelJob() {
 
 // isCancel reports whether err is a cancellation.
 func isCancel(err error) bool { return errors.Is(err, context.Canceled) }
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}

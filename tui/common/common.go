@@ -4,18 +4,14 @@
 package common
 
 import (
-	"errors"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablewise/tablewise/core/guard"
-	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/fault"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/keymap"
 	"github.com/tablewise/tablewise/tui/styles"
 )
@@ -111,121 +107,24 @@ func Wrap(s string, w int) []string {
 	return out
 }
 
-// Sanitize makes database or model text safe and one line: control
-// characters (escape sequences included) become visible symbols so they can
-// never drive the terminal, newlines become ↵ and tabs a space.
-func Sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString("↵")
-		case r == '\r':
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == utf8.RuneError:
-			b.WriteRune('�')
-		case r < 0x20 || r == 0x7f:
-			b.WriteRune(rune(0x2400 + r%0x80)) // ␛ and friends
-		case r >= 0x80 && r < 0xa0, r == 0x200b, r == 0x2028, r == 0x2029, r == 0xfeff:
-			b.WriteRune('�')
-		case !unicode.IsPrint(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Mn, r):
-			b.WriteRune('�')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// SanitizeMultiline is Sanitize that keeps newlines.
-func SanitizeMultiline(s string) string {
-	parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	for i, p := range parts {
-		parts[i] = Sanitize(p)
-	}
-	return strings.Join(parts, "\n")
-}
-
-// Count formats n with thousands separators: 100,000.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	if len(s) <= 3 {
-		if neg {
-			return "-" + s
-		}
-		return s
-	}
-	var b strings.Builder
-	pre := len(s) % 3
-	if pre > 0 {
-		b.WriteString(s[:pre])
-	}
-	for i := pre; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Plural is "1 row" or "12 rows" with thousands separators.
-func Plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return Count(n) + " " + word + "s"
-}
-
-// Explain splits an error into what happened and what to do next, for
-// the errors the core returns with hints.
+// Explain splits an error into what happened and what to do next
+// (core/fault), with refusals saying so.
 func Explain(err error) (msg, hint string) {
 	if err == nil {
 		return "", ""
 	}
-	var (
-		rej *guard.Rejection
-		se  *guard.SQLError
-		le  *query.LimitError
-	)
-	switch {
-	case errors.As(err, &rej):
-		return "refused: " + rej.Reason, rej.Hint
-	case errors.As(err, &se):
-		return se.Msg, se.Hint
-	case errors.As(err, &le):
-		return le.Msg, le.Hint
-	case errors.Is(err, guard.ErrEmpty):
-		return err.Error(), "type a SELECT, WITH or VALUES statement, or a question"
+	kind, msg, hint := fault.Explain(err)
+	if kind == fault.Refused {
+		msg = "refused: " + msg
 	}
-	return err.Error(), ""
+	return msg, hint
 }
 
 // ErrorBlock renders an error and its hint as wrapped lines.
 func ErrorBlock(st *styles.Styles, err error, w int) []string {
 	msg, hint := Explain(err)
 	var out []string
-	for i, l := range Wrap(SanitizeMultiline(msg), max(1, w-2)) {
+	for i, l := range Wrap(format.Printable(msg), max(1, w-2)) {
 		p := "  "
 		if i == 0 {
 			p = "✗ "
@@ -235,7 +134,7 @@ func ErrorBlock(st *styles.Styles, err error, w int) []string {
 	if strings.TrimSpace(hint) == "" {
 		return out
 	}
-	for i, l := range Wrap(SanitizeMultiline(hint), max(1, w-8)) {
+	for i, l := range Wrap(format.Printable(hint), max(1, w-8)) {
 		p := "        "
 		if i == 0 {
 			p = "  hint: "

@@ -14,6 +14,8 @@ type KeyMap struct {
 	Answer  Answer
 	Chart   Chart
 	Overlay Overlay
+	Record  Record
+	Pager   Pager
 }
 
 // Global bindings work in every pane (the single-letter ones everywhere
@@ -33,6 +35,7 @@ type Global struct {
 	FocusChart    key.Binding
 	Edit          key.Binding // focus the input from another pane
 	Export        key.Binding
+	Health        key.Binding // the health view: the database and the sidebar's table
 }
 
 // Input bindings edit and run the query or question.
@@ -46,6 +49,8 @@ type Input struct {
 	Search     key.Binding
 	Clear      key.Binding
 	Leave      key.Binding
+	Editor     key.Binding // the multi-line editor on and off
+	EditorRun  key.Binding // run from the editor, where enter adds a line
 
 	Left, Right          key.Binding
 	WordLeft, WordRight  key.Binding
@@ -64,8 +69,15 @@ type Grid struct {
 	RowStart       key.Binding
 	RowEnd         key.Binding
 	Expand         key.Binding
+	Record         key.Binding // the cursor's row, one field a line
+	Pager          key.Binding // the cursor's cell in a pager
 	CopyCell       key.Binding
 	CopyRow        key.Binding
+	Sort           key.Binding
+	Filter         key.Binding
+	Widen          key.Binding
+	Narrow         key.Binding
+	AutoWidth      key.Binding
 }
 
 // Schema bindings browse the catalog.
@@ -108,6 +120,30 @@ type Overlay struct {
 	CopyAll key.Binding
 }
 
+// Record bindings move through the result one row at a time in the
+// record view.
+type Record struct {
+	Up, Down key.Binding // the field
+	Prev     key.Binding // the row before
+	Next     key.Binding // the row after
+	Pager    key.Binding
+	Close    key.Binding
+}
+
+// Pager bindings read a long value.
+type Pager struct {
+	Up, Down       key.Binding
+	PageUp, PageDn key.Binding
+	Top, Bottom    key.Binding
+	Search         key.Binding
+	NextMatch      key.Binding
+	PrevMatch      key.Binding
+	Wrap           key.Binding
+	Raw            key.Binding
+	Copy           key.Binding
+	Close          key.Binding
+}
+
 func b(keys []string, k, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 }
@@ -132,6 +168,7 @@ func Default() KeyMap {
 			FocusChart:    b(ks("alt+5"), "alt+5", "chart"),
 			Edit:          b(ks("i"), "i", "back to the input"),
 			Export:        b(ks("ctrl+s"), "ctrl+s", "export result"),
+			Health:        b(ks("f2"), "f2", "health view"),
 		},
 		Input: Input{
 			Run:        b(ks("enter"), "enter", "run"),
@@ -143,6 +180,8 @@ func Default() KeyMap {
 			Search:     b(ks("ctrl+r"), "ctrl+r", "search history"),
 			Clear:      b(ks("ctrl+l"), "ctrl+l", "clear input"),
 			Leave:      b(ks("esc"), "esc", "to results"),
+			Editor:     b(ks("ctrl+o"), "ctrl+o", "multi-line editor on/off"),
+			EditorRun:  b(ks("alt+enter", "ctrl+enter", "f5"), "alt+enter/f5", "run (editor)"),
 
 			Left:           b(ks("left"), "←", "left"),
 			Right:          b(ks("right"), "→", "right"),
@@ -157,19 +196,26 @@ func Default() KeyMap {
 			KillEnd:        b(ks("ctrl+k"), "ctrl+k", "delete to line end"),
 		},
 		Grid: Grid{
-			Up:       b(ks("up", "k"), "↑/k", "up"),
-			Down:     b(ks("down", "j"), "↓/j", "down"),
-			Left:     b(ks("left", "h"), "←/h", "left"),
-			Right:    b(ks("right", "l"), "→/l", "right"),
-			PageUp:   b(ks("pgup", "ctrl+u", "b"), "pgup", "page up"),
-			PageDn:   b(ks("pgdown", "ctrl+d", "f", "space"), "pgdn", "page down"),
-			Top:      b(ks("home", "g"), "g", "first row"),
-			Bottom:   b(ks("end", "G"), "G", "last row"),
-			RowStart: b(ks("0", "^"), "0", "first column"),
-			RowEnd:   b(ks("$"), "$", "last column"),
-			Expand:   b(ks("enter"), "enter", "show cell / row"),
-			CopyCell: b(ks("y", "c"), "y", "copy cell"),
-			CopyRow:  b(ks("Y", "C"), "Y", "copy row"),
+			Up:        b(ks("up", "k"), "↑/k", "up"),
+			Down:      b(ks("down", "j"), "↓/j", "down"),
+			Left:      b(ks("left", "h"), "←/h", "left"),
+			Right:     b(ks("right", "l"), "→/l", "right"),
+			PageUp:    b(ks("pgup", "ctrl+u", "b"), "pgup", "page up"),
+			PageDn:    b(ks("pgdown", "ctrl+d", "f", "space"), "pgdn", "page down"),
+			Top:       b(ks("home", "g"), "g", "first row"),
+			Bottom:    b(ks("end", "G"), "G", "last row"),
+			RowStart:  b(ks("0", "^"), "0", "first column"),
+			RowEnd:    b(ks("$"), "$", "last column"),
+			Expand:    b(ks("enter"), "enter", "cell and row"),
+			Record:    b(ks("v"), "v", "row view"),
+			Pager:     b(ks("p"), "p", "cell in pager"),
+			CopyCell:  b(ks("y", "c"), "y", "copy cell"),
+			CopyRow:   b(ks("Y", "C"), "Y", "copy row"),
+			Sort:      b(ks("s"), "s", "sort ↑ ↓ off"),
+			Filter:    b(ks("/"), "/", "filter rows"),
+			Widen:     b(ks(">", "+"), ">", "wider column"),
+			Narrow:    b(ks("<", "-"), "<", "narrower"),
+			AutoWidth: b(ks("="), "=", "auto width"),
 		},
 		Schema: Schema{
 			Up:          b(ks("up", "k"), "↑/k", "up"),
@@ -206,6 +252,29 @@ func Default() KeyMap {
 			Up:      b(ks("up", "k"), "↑", "scroll up"),
 			Down:    b(ks("down", "j"), "↓", "scroll down"),
 			CopyAll: b(ks("y"), "y", "copy"),
+		},
+		Record: Record{
+			Up:    b(ks("up", "k"), "↑/k", "previous field"),
+			Down:  b(ks("down", "j"), "↓/j", "next field"),
+			Prev:  b(ks("left", "h"), "←/h", "previous row"),
+			Next:  b(ks("right", "l"), "→/l", "next row"),
+			Pager: b(ks("enter", "p"), "enter/p", "field in a pager"),
+			Close: b(ks("esc", "q", "v"), "esc", "close"),
+		},
+		Pager: Pager{
+			Up:        b(ks("up", "k"), "↑/k", "line up"),
+			Down:      b(ks("down", "j"), "↓/j", "line down"),
+			PageUp:    b(ks("pgup", "b", "ctrl+u"), "pgup/b", "page up"),
+			PageDn:    b(ks("pgdown", "space", "f", "ctrl+d"), "space", "page down"),
+			Top:       b(ks("home", "g"), "g", "top"),
+			Bottom:    b(ks("end", "G"), "G", "bottom"),
+			Search:    b(ks("/"), "/", "search"),
+			NextMatch: b(ks("n"), "n", "next match"),
+			PrevMatch: b(ks("N"), "N", "previous match"),
+			Wrap:      b(ks("w"), "w", "wrap lines on/off"),
+			Raw:       b(ks("r"), "r", "JSON as stored / formatted"),
+			Copy:      b(ks("y"), "y", "copy"),
+			Close:     b(ks("esc", "q"), "esc/q", "close"),
 		},
 	}
 }

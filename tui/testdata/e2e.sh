@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end check of the explorer in a real terminal (tmux): build the
 # binary, open it at 100x30 on the built-in sample database, type a query,
-# capture the pane and check what a user would see; then quit with ctrl+c
-# and check the exit status and that history and log went to the state
+# capture the pane and check what a user would see (the welcome's example,
+# a refusal, the cell view, column widths after G, sorting, filtering, the
+# row view, .tables, the multi-line editor); then quit with ctrl+c and
+# check the exit status and that history and log went to the state
 # directory.
 #
 #   tui/testdata/e2e.sh                       # builds ./cmd/tablewise
@@ -66,6 +68,14 @@ if ! wait_for first "─ Schema ─"; then
 fi
 wait_for first "order_items" || exit 1
 grep -qF "Type SQL or a question" "$out/first.txt" || fail "no welcome text"
+# The welcome's example question is one the built-in planner answered
+# (shown once found).
+for _ in $(seq 1 100); do
+	capture first
+	grep -F "  question  " "$out/first.txt" | grep -qvF "finding one" && break
+	sleep 0.05
+done
+grep -F "  question  " "$out/first.txt" | grep -qvF "finding one" || fail "the welcome shows no example question"
 
 current=query
 tmux send-keys -t "$session" -l "SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC, 1"
@@ -101,6 +111,53 @@ wait_for cell "row 2" || exit 1
 grep -qF "Germany" "$out/cell.txt" || fail "the cell view does not show row 2"
 tmux send-keys -t "$session" Escape
 sleep 0.3 # a lone ESC must not merge with the next key into alt+…
+
+# Column widths follow every row: the last square of 5,000 is whole.
+current=widths
+tmux send-keys -t "$session" i
+tmux send-keys -t "$session" -l "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 5000) SELECT x, x*x AS sq FROM c"
+tmux send-keys -t "$session" Enter
+wait_for widths "5,000 rows" || exit 1
+tmux send-keys -t "$session" M-3
+sleep 0.1
+tmux send-keys -t "$session" G
+wait_for widths "row 5,000 of 5,000" || exit 1
+grep -qF "5000  25000000" "$out/widths.txt" || fail "the last square is not whole"
+grep -qF "250000…" "$out/widths.txt" && fail "a number is cut"
+
+# s sorts by the focused column (twice: descending); / filters with a count.
+current=sort
+tmux send-keys -t "$session" l s s
+wait_for sort "sq ↓" || exit 1
+tmux send-keys -t "$session" / 
+tmux send-keys -t "$session" -l "4999"
+wait_for sort "of 5,000 rows match" || exit 1
+tmux send-keys -t "$session" Enter
+# v shows the row one field a line.
+tmux send-keys -t "$session" v
+wait_for sort "←/→ rows" || exit 1
+tmux send-keys -t "$session" Escape
+sleep 0.3
+
+# sqlite3's .tables lists the tables in the results.
+current=dot
+tmux send-keys -t "$session" i
+tmux send-keys -t "$session" -l ".tables"
+tmux send-keys -t "$session" Enter
+wait_for dot "· .tables" || exit 1
+grep -qF "order_items" "$out/dot.txt" || fail ".tables does not list order_items"
+
+# ctrl+o opens the multi-line editor; alt+enter runs what it holds.
+current=editor
+tmux send-keys -t "$session" M-2
+tmux send-keys -t "$session" C-o
+tmux send-keys -t "$session" -l "SELECT name"
+tmux send-keys -t "$session" Enter
+tmux send-keys -t "$session" -l "FROM categories"
+tmux send-keys -t "$session" M-Enter
+wait_for editor "11 rows" || exit 1
+grep -qF " 2 FROM categories" "$out/editor.txt" || fail "the editor does not show its second line"
+tmux send-keys -t "$session" C-o
 
 # ctrl+c quits and restores the terminal.
 current=quit

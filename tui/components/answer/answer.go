@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	coreanswer "github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/syntax"
 )
@@ -231,7 +232,7 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 	if m.question == "" {
 		return nil, nil
 	}
-	block("Q", common.SanitizeMultiline(m.question), func(s string) string { return st.Bold.Render(s) })
+	block("Q", format.Printable(m.question), func(s string) string { return st.Bold.Render(s) })
 	text := m.text.String()
 	b := m.bundle
 	if b != nil && strings.TrimSpace(b.Answer) != "" {
@@ -247,7 +248,7 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 			lines = append(lines, p+l)
 		}
 	case text != "":
-		block("A", common.SanitizeMultiline(strings.TrimSpace(text)), nil)
+		block("A", format.Printable(strings.TrimSpace(text)), nil)
 	case m.running:
 		block("A", "thinking…", func(s string) string { return st.Dim.Render(s) })
 	}
@@ -258,15 +259,26 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 		return lines, nil
 	}
 	if b.Status == coreanswer.StatusError && b.Error != "" && m.err == nil {
-		block("", "✗ "+common.Sanitize(b.Error), func(s string) string { return st.Error.Render(s) })
+		block("", "✗ "+format.PrintableLine(b.Error), func(s string) string { return st.Error.Render(s) })
 	}
 	for _, f := range b.Flags {
-		block("", "⚠ "+common.Sanitize(f), func(s string) string { return st.Warn.Render(s) })
+		block("", "⚠ "+format.PrintableLine(f), func(s string) string { return st.Warn.Render(s) })
+	}
+	if c := b.Checks.Summary(); c != "" {
+		block("", "✓ "+format.PrintableLine(c), func(s string) string { return st.Subtle.Render(s) })
+	}
+	if b.Checks != nil {
+		for i, n := range b.Checks.Notes {
+			if i == maxNotes {
+				break
+			}
+			block("", "· "+format.PrintableLine(n), func(s string) string { return st.Hint.Render(s) })
+		}
 	}
 	if b.SQL != "" {
 		// Compact: whitespace collapsed, so the SQL takes few lines; e puts
 		// it in the input as written.
-		compact := strings.Join(strings.Fields(common.SanitizeMultiline(b.SQL)), " ")
+		compact := strings.Join(strings.Fields(format.Printable(b.SQL)), " ")
 		hl := common.Wrap(syntax.Highlight(st, compact), tw)
 		if len(hl) > maxSQLLines {
 			hl = hl[:maxSQLLines]
@@ -291,10 +303,10 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 	}
 	opts, follow := m.choices()
 	if b.Clarification != nil {
-		block("?", common.SanitizeMultiline(b.Clarification.Question), func(s string) string { return st.Hint.Render(s) })
+		block("?", format.Printable(b.Clarification.Question), func(s string) string { return st.Hint.Render(s) })
 		for i, o := range opts {
 			choiceLines = append(choiceLines, len(lines))
-			lines = append(lines, strings.Repeat(" ", labelW)+common.Fit(marker(i)+common.Sanitize(o), tw))
+			lines = append(lines, strings.Repeat(" ", labelW)+common.Fit(marker(i)+format.PrintableLine(o), tw))
 		}
 		if len(opts) == 0 {
 			block("", "type your answer in the input", func(s string) string { return st.Dim.Render(s) })
@@ -306,13 +318,16 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 			lab = label("next")
 		}
 		choiceLines = append(choiceLines, len(lines))
-		lines = append(lines, lab+common.Fit(marker(len(opts)+i)+common.Sanitize(f), tw))
+		lines = append(lines, lab+common.Fit(marker(len(opts)+i)+format.PrintableLine(f), tw))
 	}
 	if tr := Trace(b, m.elapsed); tr != "" {
 		block("", tr, func(s string) string { return st.Subtle.Render(s) })
 	}
 	return lines, choiceLines
 }
+
+// maxNotes is the most notes of the checks the pane shows.
+const maxNotes = 3
 
 // Trace is the one-line account of a question: provider and model, model
 // and tool calls, tokens, cost and time.
@@ -326,9 +341,9 @@ func Trace(b *coreanswer.Bundle, elapsed time.Duration) string {
 		parts = append(parts, p)
 	}
 	u := b.Usage
-	parts = append(parts, common.Plural(int64(u.ModelCalls), "model call"), common.Plural(int64(u.ToolCalls), "tool call"))
+	parts = append(parts, format.Plural(int64(u.ModelCalls), "model call"), format.Plural(int64(u.ToolCalls), "tool call"))
 	if u.InputTokens+u.OutputTokens > 0 {
-		parts = append(parts, fmt.Sprintf("%s→%s tokens", common.Count(int64(u.InputTokens)), common.Count(int64(u.OutputTokens))))
+		parts = append(parts, fmt.Sprintf("%s→%s tokens", format.Count(int64(u.InputTokens)), format.Count(int64(u.OutputTokens))))
 	}
 	if u.CostUSD > 0 {
 		parts = append(parts, fmt.Sprintf("$%.4f", u.CostUSD))
@@ -337,7 +352,7 @@ func Trace(b *coreanswer.Bundle, elapsed time.Duration) string {
 	if d == 0 {
 		d = elapsed
 	}
-	parts = append(parts, fmt.Sprintf("%.1f s", d.Seconds()))
+	parts = append(parts, format.Seconds(d))
 	return "trace: " + strings.Join(parts, " · ")
 }
 

@@ -66,3 +66,37 @@ func TestPane(t *testing.T) {
 		t.Errorf("error not shown:\n%s", v)
 	}
 }
+
+// The pane says how an answer was checked: the review, the literals
+// checked against the data, the escalation with each model's calls, and
+// the checks' notes.
+func TestPaneShowsChecks(t *testing.T) {
+	km := keymap.Default()
+	m := answer.New(common.Common{Styles: styles.Default(), Keys: &km})
+	m.SetSize(200, 20)
+	m.Start("returned orders to Germany?")
+	m.Finish(&coreanswer.Bundle{
+		Status: coreanswer.StatusAnswered, Answer: "41 orders.", SQL: "SELECT count(*) FROM orders WHERE ship_country = 'Germany' AND status = 'returned'",
+		Flags: []string{"an independent review changed the SQL: returned orders only"},
+		Checks: &coreanswer.Checks{
+			Literals:  []coreanswer.Literal{{Table: "orders", Column: "ship_country", Op: "=", Value: "Germany", Found: true}, {Table: "orders", Column: "status", Op: "=", Value: "retrned", Closest: []string{"returned"}}},
+			Notes:     []string{"no row of orders.status equals 'retrned'; the closest values are 'returned'"},
+			Review:    &coreanswer.Review{Verdict: coreanswer.ReviewApproved, Rounds: 2, Revisions: 1},
+			Escalated: "strong-model",
+			Models:    []coreanswer.ModelUsage{{Model: "small-model", ModelCalls: 3}, {Model: "strong-model", ModelCalls: 3, ReviewCalls: 1}},
+		},
+	}, nil, time.Second)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{
+		"⚠ an independent review changed the SQL: returned orders only",
+		"✓ reviewed: the review changed the SQL · 2 values checked against the data (1 not found) · escalated to strong-model · small-model 3 calls, strong-model 3 calls",
+		"· no row of orders.status equals 'retrned'; the closest values are 'returned'",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("pane lacks %q:\n%s", want, v)
+		}
+	}
+	if got := (&coreanswer.Bundle{}).Checks.Summary(); got != "" {
+		t.Errorf("an unchecked answer: %q", got)
+	}
+}

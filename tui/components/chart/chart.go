@@ -15,6 +15,9 @@ import (
 
 	"github.com/tablewise/tablewise/charts"
 	coreanswer "github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/atomicfile"
+	"github.com/tablewise/tablewise/core/chartspec"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/tui/common"
 )
@@ -116,7 +119,7 @@ func (m *Model) Describe() string {
 	} else if m.spec.X != "" {
 		s += " · " + m.spec.X
 	}
-	return common.Sanitize(s) + " (" + m.source + ")"
+	return format.PrintableLine(s) + " (" + m.source + ")"
 }
 
 // Resize redraws the chart when the pane's size changed since it was
@@ -155,8 +158,8 @@ func (m *Model) render(suggest bool) tea.Cmd {
 	m.rw, m.rh = m.w, m.h
 	return func() tea.Msg {
 		if suggest {
-			s, ok := charts.Suggest(res.Columns, res.Rows)
-			if !ok || idLike(s.Y) {
+			s, _, err := chartspec.Complete(coreanswer.ChartSpec{}, res.Columns, res.Rows)
+			if err != nil {
 				return RenderedMsg{Gen: gen}
 			}
 			spec = s
@@ -167,14 +170,6 @@ func (m *Model) render(suggest bool) tea.Cmd {
 		txt, err := charts.TextWithOptions(spec, res, w, h, charts.TextOptions{Color: true})
 		return RenderedMsg{Gen: gen, Spec: spec, OK: true, Text: txt, Err: err}
 	}
-}
-
-// idLike reports whether a column name reads as an identifier (id,
-// customer_id, AlbumId): a chart of identifiers as a measure is noise, so
-// such a suggestion is not drawn (k still draws one on request).
-func idLike(name string) bool {
-	n := strings.ToLower(name)
-	return n == "id" || strings.HasSuffix(n, "_id") || (strings.HasSuffix(name, "Id") && len(name) > 2) || strings.HasSuffix(name, "ID")
 }
 
 // SetSize implements common.Component.
@@ -246,14 +241,19 @@ func (m *Model) ensureSpec() {
 	if m.has || m.res == nil {
 		return
 	}
-	m.spec = coreanswer.ChartSpec{Kind: coreanswer.KindBar}
-	if len(m.res.Columns) > 0 {
-		m.spec.X = m.res.Columns[0].Name
+	// A bar chart of what suits one; else the first two columns, for the
+	// user to change (the chart pane says what does not fit).
+	spec, _, err := chartspec.Complete(coreanswer.ChartSpec{Kind: coreanswer.KindBar}, m.res.Columns, m.res.Rows)
+	if err != nil {
+		spec = coreanswer.ChartSpec{Kind: coreanswer.KindBar}
+		if len(m.res.Columns) > 0 {
+			spec.X = m.res.Columns[0].Name
+		}
+		if len(m.res.Columns) > 1 {
+			spec.Y = m.res.Columns[1].Name
+		}
 	}
-	if len(m.res.Columns) > 1 {
-		m.spec.Y = m.res.Columns[1].Name
-	}
-	m.has = true
+	m.spec, m.has = spec, true
 }
 
 func (m *Model) changed() tea.Cmd {
@@ -300,7 +300,7 @@ func (m *Model) View() string {
 		if y == "" {
 			y = "–"
 		}
-		opt := fmt.Sprintf("%s %s  %s %s  %s %s", st.HelpKey.Render("k"), m.spec.Kind, st.HelpKey.Render("x"), common.Sanitize(m.spec.X), st.HelpKey.Render("y"), common.Sanitize(y))
+		opt := fmt.Sprintf("%s %s  %s %s  %s %s", st.HelpKey.Render("k"), m.spec.Kind, st.HelpKey.Render("x"), format.PrintableLine(m.spec.X), st.HelpKey.Render("y"), format.PrintableLine(y))
 		opt += "  " + st.HelpKey.Render("s") + st.Dim.Render(" save PNG")
 		if m.protocol != charts.None {
 			opt += "  " + st.HelpKey.Render("v") + st.Dim.Render(" open PNG")
@@ -346,32 +346,11 @@ func SavePNG(ctx context.Context, spec coreanswer.ChartSpec, res *query.Result, 
 	return func() tea.Msg {
 		b, err := charts.PNG(ctx, spec, res, charts.Options{})
 		if err == nil {
-			err = writeFile(path, b)
+			err = os.MkdirAll(filepath.Dir(path), 0o755)
+		}
+		if err == nil {
+			err = atomicfile.WriteFile(path, b, 0o644)
 		}
 		return SavedMsg{Path: path, Err: err, Open: open}
 	}
-}
-
-func writeFile(path string, b []byte) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tablewise-*.png")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

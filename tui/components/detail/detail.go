@@ -1,4 +1,6 @@
-// Package detail shows one cell in full and the whole row it belongs to.
+// Package detail shows one cell in full and the whole row it belongs to,
+// or — as the record view — one row a field a line, stepping through the
+// rows of the result.
 package detail
 
 import (
@@ -8,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/grid"
@@ -16,16 +19,26 @@ import (
 // CopiedMsg reports what went to the clipboard.
 type CopiedMsg struct{ What string }
 
-// Model is the cell view.
+// StepMsg asks for the row Delta rows after (or before) the one shown.
+type StepMsg struct{ Delta int }
+
+// PagerMsg asks to show a value in the pager.
+type PagerMsg struct {
+	Title, Text string
+}
+
+// Model is the cell view and the record view.
 type Model struct {
-	c      common.Common
-	cols   []query.Column
-	row    query.Row
-	col    int
-	rowNum int
-	off    int
-	w, h   int
-	active bool
+	c          common.Common
+	cols       []query.Column
+	row        query.Row
+	col        int // the cell shown, or the field selected in the record view
+	rowNum     int
+	pos, count int
+	record     bool
+	off        int
+	w, h       int
+	active     bool
 }
 
 var _ common.Component = (*Model)(nil)
@@ -33,10 +46,20 @@ var _ common.Component = (*Model)(nil)
 // New returns a closed cell view.
 func New(c common.Common) *Model { return &Model{c: c} }
 
-// Open shows column col of row.
+// Open shows column col of row: the cell view, or the record view when
+// e asks for it.
 func (m *Model) Open(e grid.ExpandMsg) {
 	m.cols, m.row, m.col, m.rowNum, m.off, m.active = e.Columns, e.Row, e.Col, e.RowNum, 0, true
+	m.pos, m.count, m.record = e.Pos, e.Count, e.Open == grid.OpenRecord
 }
+
+// Show replaces the record view's row, keeping the selected field.
+func (m *Model) Show(e grid.ExpandMsg) {
+	m.row, m.rowNum, m.pos, m.count = e.Row, e.RowNum, e.Pos, e.Count
+}
+
+// Record reports whether the record view is open.
+func (m *Model) Record() bool { return m.active && m.record }
 
 // Active reports whether the view is open.
 func (m *Model) Active() bool { return m.active }
@@ -44,12 +67,19 @@ func (m *Model) Active() bool { return m.active }
 // Close closes the view.
 func (m *Model) Close() { m.active = false }
 
-// Title names the cell.
+// Title names the cell, or the row in the record view.
 func (m *Model) Title() string {
+	if m.record {
+		t := "row " + format.Count(int64(m.pos)) + " of " + format.Count(int64(m.count))
+		if m.pos != m.rowNum {
+			t += " (result row " + format.Count(int64(m.rowNum)) + ")"
+		}
+		return t + " · ←/→ rows"
+	}
 	if m.col >= len(m.cols) {
 		return ""
 	}
-	return common.Sanitize(m.cols[m.col].Name) + " · row " + common.Count(int64(m.rowNum))
+	return format.PrintableLine(m.cols[m.col].Name) + " · row " + format.Count(int64(m.rowNum))
 }
 
 // SetSize implements common.Component.
@@ -62,7 +92,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := m.c.Keys
+	if m.record {
+		return m.updateRecord(kp)
+	}
 	switch {
+	case key.Matches(kp, k.Grid.Pager):
+		return m.pager()
 	case key.Matches(kp, k.Overlay.Close), key.Matches(kp, k.Grid.Expand):
 		m.active = false
 	case key.Matches(kp, k.Overlay.Up):
@@ -74,41 +109,143 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case kp.String() == "pgdown", kp.String() == "space":
 		m.off += m.h
 	case key.Matches(kp, k.Grid.CopyCell):
-		return tea.Batch(tea.SetClipboard(grid.CellText(m.row[m.col])), func() tea.Msg { return CopiedMsg{What: "cell"} })
+		return m.copyCell()
 	case key.Matches(kp, k.Grid.CopyRow):
-		parts := make([]string, len(m.row))
-		for i, v := range m.row {
-			parts[i] = grid.CellText(v)
-		}
-		return tea.Batch(tea.SetClipboard(strings.Join(parts, "\t")), func() tea.Msg { return CopiedMsg{What: "row"} })
+		return m.copyRow()
 	}
 	return nil
 }
 
+func (m *Model) updateRecord(kp tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
+	case key.Matches(kp, k.Record.Close):
+		m.active = false
+	case key.Matches(kp, k.Record.Up):
+		m.col = max(0, m.col-1)
+		m.follow()
+	case key.Matches(kp, k.Record.Down):
+		m.col = min(len(m.cols)-1, m.col+1)
+		m.follow()
+	case key.Matches(kp, k.Record.Prev):
+		return func() tea.Msg { return StepMsg{Delta: -1} }
+	case key.Matches(kp, k.Record.Next):
+		return func() tea.Msg { return StepMsg{Delta: 1} }
+	case key.Matches(kp, k.Record.Pager):
+		return m.pager()
+	case kp.String() == "pgup":
+		m.off = max(0, m.off-m.h)
+	case kp.String() == "pgdown", kp.String() == "space":
+		m.off += m.h
+	case key.Matches(kp, k.Grid.CopyCell):
+		return m.copyCell()
+	case key.Matches(kp, k.Grid.CopyRow):
+		return m.copyRow()
+	}
+	return nil
+}
+
+// pager asks to show the selected value in the pager.
+func (m *Model) pager() tea.Cmd {
+	if m.col >= len(m.row) || m.col >= len(m.cols) {
+		return nil
+	}
+	msg := PagerMsg{Title: format.PrintableLine(m.cols[m.col].Name) + " · row " + format.Count(int64(m.rowNum)), Text: grid.CellText(m.row[m.col])}
+	return func() tea.Msg { return msg }
+}
+
+func (m *Model) copyCell() tea.Cmd {
+	return tea.Batch(tea.SetClipboard(grid.CellText(m.row[m.col])), func() tea.Msg { return CopiedMsg{What: "cell"} })
+}
+
+func (m *Model) copyRow() tea.Cmd {
+	parts := make([]string, len(m.row))
+	for i, v := range m.row {
+		parts[i] = grid.CellText(v)
+	}
+	return tea.Batch(tea.SetClipboard(strings.Join(parts, "\t")), func() tea.Msg { return CopiedMsg{What: "row"} })
+}
+
+// follow scrolls the record view so the selected field shows.
+func (m *Model) follow() {
+	lines, starts := m.recordLines()
+	if m.col >= len(starts) {
+		return
+	}
+	first, last := starts[m.col], len(lines)-1
+	if m.col+1 < len(starts) {
+		last = starts[m.col+1] - 1
+	}
+	if first < m.off {
+		m.off = first
+	}
+	if last >= m.off+m.h {
+		m.off = max(first, last-m.h+1)
+	}
+}
+
+// recordLines is the record view: each field's name and value, the
+// selected field marked; starts[i] is field i's first line.
+func (m *Model) recordLines() (out []string, starts []int) {
+	st := m.c.Styles
+	nw := 0
+	for _, c := range m.cols {
+		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
+	}
+	nw = max(0, min(nw, m.w/3))
+	for i, c := range m.cols {
+		if i >= len(m.row) {
+			break
+		}
+		starts = append(starts, len(out))
+		vl := m.value(m.row[i], max(8, m.w-nw-4))
+		for j, l := range vl {
+			mark, name := "  ", strings.Repeat(" ", nw)
+			if j == 0 {
+				name = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw))
+				if i == m.col {
+					mark = st.Marker.Render("› ")
+					name = st.Select.Render(common.Fit(format.PrintableLine(c.Name), nw))
+				}
+			}
+			out = append(out, mark+name+"  "+l)
+		}
+	}
+	return out, starts
+}
+
+// value is v's lines for the views, w cells wide.
+func (m *Model) value(v any, w int) []string {
+	st := m.c.Styles
+	switch v := v.(type) {
+	case nil:
+		return []string{st.Null.Render("NULL")}
+	case []byte:
+		return common.Wrap(st.Dim.Render("blob, "+format.Plural(int64(len(v)), "byte")+": ")+grid.CellText(v), w)
+	}
+	return common.Wrap(format.Printable(grid.CellText(v)), w)
+}
+
 func (m *Model) lines() []string {
+	if m.record {
+		l, _ := m.recordLines()
+		return l
+	}
 	st := m.c.Styles
 	var out []string
-	value := func(v any, w int) []string {
-		switch v := v.(type) {
-		case nil:
-			return []string{st.Null.Render("NULL")}
-		case []byte:
-			return common.Wrap(st.Dim.Render("blob, "+common.Plural(int64(len(v)), "byte")+": ")+grid.CellText(v), w)
-		}
-		return common.Wrap(common.SanitizeMultiline(grid.CellText(v)), w)
-	}
+	value := m.value
 	if m.col < len(m.row) {
 		c := m.cols[m.col]
-		out = append(out, st.Heading.Render(common.Sanitize(c.Name))+" "+st.Dim.Render(strings.ToLower(c.Type)))
+		out = append(out, st.Heading.Render(format.PrintableLine(c.Name))+" "+st.Dim.Render(strings.ToLower(c.Type)))
 		out = append(out, value(m.row[m.col], m.w)...)
 		out = append(out, "")
 	}
-	out = append(out, st.Heading.Render("row "+common.Count(int64(m.rowNum))))
+	out = append(out, st.Heading.Render("row "+format.Count(int64(m.rowNum))))
 	nw := 0
 	for _, c := range m.cols {
-		nw = max(nw, ansi.StringWidth(common.Sanitize(c.Name)))
+		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
 	}
-	nw = min(nw, m.w/3)
+	nw = max(0, min(nw, m.w/3))
 	for i, c := range m.cols {
 		if i >= len(m.row) {
 			break
@@ -117,7 +254,7 @@ func (m *Model) lines() []string {
 		for j, l := range vl {
 			p := strings.Repeat(" ", nw+2)
 			if j == 0 {
-				p = st.Dim.Render(common.Fit(common.Sanitize(c.Name), nw)) + "  "
+				p = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw)) + "  "
 			}
 			out = append(out, p+l)
 		}
@@ -138,11 +275,17 @@ func (m *Model) PreferredHeight() int { return len(m.lines()) }
 // ShortHelp implements common.Component.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys
-	return []key.Binding{k.Grid.CopyCell, k.Grid.CopyRow, k.Overlay.Down, k.Overlay.Close}
+	if m.record {
+		return []key.Binding{common.Short(k.Record.Next, "next row"), common.Short(k.Record.Prev, "previous row"), common.Short(k.Record.Down, "field"), common.Short(k.Record.Pager, "pager"), k.Grid.CopyCell, k.Record.Close}
+	}
+	return []key.Binding{common.Short(k.Grid.Pager, "pager"), k.Grid.CopyCell, k.Grid.CopyRow, k.Overlay.Down, k.Overlay.Close}
 }
 
 // FullHelp implements common.Component.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.c.Keys
-	return [][]key.Binding{{k.Overlay.Up, k.Overlay.Down}, {k.Grid.CopyCell, k.Grid.CopyRow, k.Overlay.Close}}
+	if m.record {
+		return [][]key.Binding{{k.Record.Up, k.Record.Down, k.Record.Prev, k.Record.Next}, {k.Record.Pager, k.Grid.CopyCell, k.Grid.CopyRow, k.Record.Close}}
+	}
+	return [][]key.Binding{{k.Overlay.Up, k.Overlay.Down}, {k.Grid.Pager, k.Grid.CopyCell, k.Grid.CopyRow, k.Overlay.Close}}
 }

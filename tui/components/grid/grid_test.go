@@ -169,7 +169,7 @@ func TestCells(t *testing.T) {
 	if !strings.Contains(lines[3], "…") {
 		t.Errorf("long cell not truncated: %q", lines[3])
 	}
-	if !strings.Contains(plain, "‹blob 2 B›") {
+	if !strings.Contains(plain, "x'dead'") { // format.Blob
 		t.Errorf("blob not summarized:\n%s", plain)
 	}
 	if !strings.Contains(lines[2], "  7") {
@@ -262,5 +262,312 @@ func TestHorizontalScroll(t *testing.T) {
 		if w := ansi.StringWidth(l); w != 40 {
 			t.Errorf("line %d is %d wide", i, w)
 		}
+	}
+}
+
+// key is the key press a terminal sends for one printable key or a named
+// key.
+func key(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// squares streams x, x*x for x = 1..n in the app's batch sizes.
+func squares(g *grid.Model, n int64) {
+	var b []query.Row
+	for x := int64(1); x <= n; x++ {
+		b = append(b, query.Row{x, x * x})
+		if len(b) == 200 || x == n {
+			g.Append(b)
+			b = nil
+		}
+	}
+}
+
+// TestWidthsGrow: column widths follow every kept row, not the first ones,
+// so the last rows of a result show their numbers whole.
+func TestWidthsGrow(t *testing.T) {
+	for _, n := range []int64{5_000, 100_000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			g := grid.New(newCommon(), 0)
+			g.SetSize(60, 12)
+			g.Reset("")
+			g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+			squares(g, n)
+			g.Finish(false, "", 0, nil)
+			g.Focus()
+			g.Update(key("G"))
+			lines := dataLines(g.View())
+			last := strings.Fields(lines[len(lines)-1])
+			want := []string{fmt.Sprint(n), fmt.Sprint(n), fmt.Sprint(n * n)}
+			if !reflect.DeepEqual(last, want) {
+				t.Errorf("last row shows %q, want %q", last, want)
+			}
+			for _, l := range lines {
+				if strings.Contains(l, "…") {
+					t.Errorf("a number is cut: %q", l)
+				}
+			}
+		})
+	}
+}
+
+// TestNumbersNeverCut: a column narrowed below its numbers shows #### (a
+// spreadsheet's sign for "too narrow"), never the first digits of a
+// number; > widens it again and text is still cut with an ellipsis.
+func TestNumbersNeverCut(t *testing.T) {
+	g := grid.New(newCommon(), 0)
+	g.SetSize(60, 6)
+	g.Reset("")
+	g.Begin([]query.Column{{Name: "n"}, {Name: "label"}})
+	g.Append([]query.Row{{int64(1234567890), strings.Repeat("abcdefghij", 8)}})
+	g.Finish(false, "", 0, nil)
+	g.Focus()
+	row := func() string { return dataLines(g.View())[0] }
+	if !strings.Contains(row(), "1234567890") {
+		t.Fatalf("the number is not whole at first: %q", row())
+	}
+	for i := 0; i < 3; i++ {
+		g.Update(key("<"))
+	}
+	r := row()
+	if strings.Contains(r, "123") || !strings.Contains(r, "###") {
+		t.Errorf("a narrowed number column shows %q, want #### and no digits", r)
+	}
+	for i := 0; i < 3; i++ {
+		g.Update(key(">"))
+	}
+	if r := row(); !strings.Contains(r, "1234567890") {
+		t.Errorf("widened again: %q", r)
+	}
+	// The text column starts at the 40-cell bound; > shows more of it.
+	g.Update(key("l"))
+	before := strings.Count(row(), "abcdefghij")
+	g.Update(key(">"))
+	g.Update(key(">"))
+	g.Update(key(">"))
+	if after := strings.Count(row(), "abcdefghij"); after <= before {
+		t.Errorf("widening the text column showed %d repeats, before %d: %q", after, before, row())
+	}
+	if !strings.Contains(row(), "…") {
+		t.Errorf("cut text has no ellipsis: %q", row())
+	}
+}
+
+// column returns the text of column c of every shown row (the first field
+// is the row number).
+func column(g *grid.Model, c int) []string {
+	var out []string
+	for _, l := range dataLines(g.View()) {
+		if strings.HasPrefix(l, "/ ") || strings.HasPrefix(l, "(") {
+			continue // the filter line, a note
+		}
+		f := strings.Fields(l)
+		if len(f) > c+1 {
+			out = append(out, f[c+1])
+		}
+	}
+	return out
+}
+
+func small(t *testing.T, cols []query.Column, rows []query.Row) *grid.Model {
+	t.Helper()
+	g := grid.New(newCommon(), 0)
+	g.SetSize(80, len(rows)+4)
+	g.Reset("")
+	g.Begin(cols)
+	g.Append(rows)
+	g.Finish(false, "", 0, nil)
+	g.Focus()
+	return g
+}
+
+// TestSort: s sorts by the cursor's column ascending, again descending,
+// a third time as the rows came. Numbers sort as numbers (text written as
+// a number too), NULL is last both ways, text ignores case.
+func TestSort(t *testing.T) {
+	g := small(t, []query.Column{{Name: "v"}}, []query.Row{
+		{int64(10)}, {nil}, {2.5}, {int64(2)}, {"9"}, {int64(-1)}, {"10.5"},
+	})
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"10", "NULL", "2.5", "2", "9", "-1", "10.5"}) {
+		t.Fatalf("before sorting %q", got)
+	}
+	g.Update(key("s"))
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"-1", "2", "2.5", "9", "10", "10.5", "NULL"}) {
+		t.Errorf("ascending %q", got)
+	}
+	if h := strings.Split(ansi.Strip(g.View()), "\n")[0]; !strings.Contains(h, "v ↑") {
+		t.Errorf("header %q has no ↑", h)
+	}
+	g.Update(key("s"))
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"10.5", "10", "9", "2.5", "2", "-1", "NULL"}) {
+		t.Errorf("descending %q", got)
+	}
+	// The row numbers are the rows' places in the result.
+	if first := strings.Fields(dataLines(g.View())[0])[0]; first != "7" {
+		t.Errorf("the first sorted row is numbered %s, want 7 (10.5 came seventh)", first)
+	}
+	g.Update(key("s"))
+	if got := column(g, 0); got[0] != "10" || got[1] != "NULL" {
+		t.Errorf("third s did not restore the order: %q", got)
+	}
+
+	// Text: case ignored, numbers before text, NULL last.
+	g = small(t, []query.Column{{Name: "name"}}, []query.Row{{"banana"}, {nil}, {"Apple"}, {"cherry"}, {int64(3)}})
+	g.Update(key("s"))
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"3", "Apple", "banana", "cherry", "NULL"}) {
+		t.Errorf("text ascending %q", got)
+	}
+	// A click on a column's name sorts by it.
+	g = small(t, []query.Column{{Name: "a"}, {Name: "b"}}, []query.Row{{int64(1), int64(9)}, {int64(2), int64(3)}})
+	g.View()
+	if cmd := g.Click(8, 0); cmd != nil {
+		cmd()
+	}
+	if got := column(g, 1); !reflect.DeepEqual(got, []string{"3", "9"}) || g.Sorted() != "b ↑" {
+		t.Errorf("a click on b's name: %q, sorted %q", got, g.Sorted())
+	}
+	// Integers beyond float precision keep their order.
+	g = small(t, []query.Column{{Name: "big"}}, []query.Row{{int64(1<<62 + 1)}, {int64(1 << 62)}})
+	g.Update(key("s"))
+	if got := column(g, 0); got[0] != fmt.Sprint(int64(1<<62)) {
+		t.Errorf("big integers %q", got)
+	}
+}
+
+// TestFilter: / filters rows by the text shown in any column, ignoring
+// case, and says how many match; enter keeps the filter, esc clears it.
+func TestFilter(t *testing.T) {
+	g := small(t, []query.Column{{Name: "city"}, {Name: "n"}}, []query.Row{
+		{"Berlin", int64(12)}, {"Bern", int64(7)}, {"Paris", nil}, {"Überlingen", 2.5}, {"Oslo", int64(120)},
+	})
+	g.Update(key("/"))
+	if !g.Filtering() {
+		t.Fatal("/ did not open the filter line")
+	}
+	for _, r := range "BER" {
+		g.Update(key(string(r)))
+	}
+	view := ansi.Strip(g.View())
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Bern", "Überlingen"}) {
+		t.Errorf("filter BER shows %q", got)
+	}
+	if !strings.Contains(view, "3 of 5 rows match") {
+		t.Errorf("no match count:\n%s", view)
+	}
+	g.Update(key("enter"))
+	if g.Filtering() {
+		t.Error("enter did not close the filter line")
+	}
+	if got := column(g, 0); len(got) != 3 {
+		t.Errorf("enter dropped the filter: %q", got)
+	}
+	if p := g.Position(); p != "row 1 of 3 matching" {
+		t.Errorf("position %q", p)
+	}
+	// Numbers and NULL match as they are shown.
+	g.Update(key("/"))
+	for range 3 {
+		g.Update(key("backspace"))
+	}
+	for _, r := range "12" {
+		g.Update(key(string(r)))
+	}
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Oslo"}) {
+		t.Errorf("filter 12 shows %q", got)
+	}
+	g.Update(key("backspace"))
+	g.Update(key("backspace"))
+	for _, r := range "null" {
+		g.Update(key(string(r)))
+	}
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Paris"}) {
+		t.Errorf("filter null shows %q", got)
+	}
+	for _, r := range "zz" {
+		g.Update(key(string(r)))
+	}
+	if v := ansi.Strip(g.View()); !strings.Contains(v, "(no rows match)") || !strings.Contains(v, "0 of 5 rows match") {
+		t.Errorf("no-match view:\n%s", v)
+	}
+	g.Update(key("esc"))
+	if got := column(g, 0); len(got) != 5 || g.Filter() != "" {
+		t.Errorf("esc kept the filter: %q", got)
+	}
+
+	// Sort and filter together: the matches, in order.
+	g.Update(key("l"))
+	g.Update(key("s"))
+	g.Update(key("s"))
+	g.Update(key("/"))
+	g.Update(key("e"))
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Bern", "Überlingen"}) {
+		t.Errorf("filter e sorted by n descending shows %q", got)
+	}
+}
+
+// TestFilterWhileStreaming: rows that arrive after the filter is set are
+// filtered as they come; sorting waits for the last row.
+func TestFilterWhileStreaming(t *testing.T) {
+	g := grid.New(newCommon(), 0)
+	g.SetSize(60, 20)
+	g.Reset("")
+	g.Begin([]query.Column{{Name: "x"}})
+	g.Append([]query.Row{{"a1"}, {"b1"}})
+	g.Focus()
+	g.Update(key("/"))
+	g.Update(key("a"))
+	g.Append([]query.Row{{"a2"}, {"b2"}, {"a3"}})
+	if got := column(g, 0); !reflect.DeepEqual(got, []string{"a1", "a2", "a3"}) {
+		t.Errorf("streamed rows under the filter %q", got)
+	}
+	g.Update(key("enter"))
+	cmd := g.Update(key("s"))
+	if cmd == nil {
+		t.Fatal("sorting while rows arrive said nothing")
+	}
+	if m, ok := cmd().(grid.StatusMsg); !ok || !strings.Contains(m.Text, "still arriving") {
+		t.Errorf("sorting while rows arrive: %#v", m)
+	}
+}
+
+// TestOrderInBackground: a large result is sorted in a tea.Cmd; the grid
+// keeps its order until the result arrives, and a result overtaken by a
+// newer request is dropped.
+func TestOrderInBackground(t *testing.T) {
+	g := grid.New(newCommon(), 0)
+	g.SetSize(60, 8)
+	g.Reset("")
+	g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+	squares(g, 20_000)
+	g.Finish(false, "", 0, nil)
+	g.Focus()
+	first := g.Update(key("s")) // ascending: already the order
+	if first == nil || !g.Pending() {
+		t.Fatal("a large sort ran inside Update")
+	}
+	second := g.Update(key("s")) // descending
+	g.Update(second())
+	if got := column(g, 0); got[0] != "20000" {
+		t.Errorf("descending starts %q", got)
+	}
+	g.Update(first()) // overtaken: ignored
+	if got := column(g, 0); got[0] != "20000" {
+		t.Errorf("a stale order replaced the current one: %q", got)
+	}
+	if g.Pending() {
+		t.Error("still pending")
 	}
 }

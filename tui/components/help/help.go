@@ -61,9 +61,16 @@ func (m *Model) View() string {
 	return common.Fit(" "+m.h.ShortHelpView(m.short), m.w)
 }
 
-// Overlay renders every binding in groups: the focused pane's, then the
-// global ones, one group per line block, as text for a box of width w.
-func (m *Model) Overlay(w int, global [][]key.Binding) string {
+// Section is a titled list of bindings for the overlay.
+type Section struct {
+	Title  string
+	Groups [][]key.Binding
+}
+
+// Overlay renders every binding in groups: the focused pane's, then more
+// sections, then the global ones, one group per line block, as text for a
+// box of width w.
+func (m *Model) Overlay(w int, global [][]key.Binding, more ...Section) string {
 	st := m.c.Styles
 	var out []string
 	section := func(title string, groups [][]key.Binding) {
@@ -110,6 +117,9 @@ func (m *Model) Overlay(w int, global [][]key.Binding) string {
 	}
 	if len(m.full) > 0 {
 		section(m.title, m.full)
+	}
+	for _, s := range more {
+		section(s.Title, s.Groups)
 	}
 	section("Everywhere", global)
 	return strings.Join(out, "\n")

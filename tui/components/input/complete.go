@@ -5,7 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/tui/syntax"
 )
 
@@ -14,11 +15,12 @@ type Completer struct {
 	tables  []string
 	cols    map[string][]string // lower-case table name → its columns
 	allCols []string
+	dl      engine.Dialect
 }
 
-// NewCompleter indexes cat's names.
-func NewCompleter(cat *db.Catalog) *Completer {
-	c := &Completer{cols: map[string][]string{}}
+// NewCompleter indexes cat's names; dl quotes them where SQL needs it.
+func NewCompleter(cat *catalog.Catalog, dl engine.Dialect) *Completer {
+	c := &Completer{cols: map[string][]string{}, dl: dl}
 	if cat == nil {
 		return c
 	}
@@ -84,7 +86,7 @@ func (c *Completer) Complete(text []rune, pos int) (start int, word string, cand
 			return
 		}
 		seen[k] = true
-		cands = append(cands, db.QuoteIdentIfNeeded(name))
+		cands = append(cands, c.dl.QuoteIdentIfNeeded(name))
 	}
 	full := string(text)
 	if qualifier != "" {

@@ -1,16 +1,23 @@
 // Package input is the box where SQL and questions are typed: it grows to
 // several lines, highlights SQL, completes table and column names, and
-// keeps a history across sessions.
+// keeps a history across sessions. ctrl+o turns it into a multi-line
+// editor: a taller box with line numbers where enter adds a line (with the
+// line's indentation) and alt+enter, ctrl+enter or f5 runs — as does enter
+// after a statement that ends with a semicolon.
 package input
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/lineedit"
 	"github.com/tablewise/tablewise/tui/syntax"
@@ -38,6 +45,10 @@ type HistoryErrMsg struct{ Err error }
 // gutter is the width of the prompt column.
 const gutter = 2
 
+// indent is what tab inserts in the editor where there is nothing to
+// complete.
+const indent = "  "
+
 // Model is the input box.
 type Model struct {
 	c        common.Common
@@ -48,7 +59,8 @@ type Model struct {
 	forced   Mode
 	w        int
 	maxLines int
-	offset   int // first visual line shown
+	offset   int  // first visual line shown
+	editor   bool // the multi-line editor: enter adds a line
 
 	hist    *History
 	histIdx int // == hist.Len() when editing the draft
@@ -74,11 +86,11 @@ func New(c common.Common, hist *History) *Model {
 	}
 	s := lineedit.New(c.Styles)
 	s.Prompt = "history search: "
-	return &Model{c: c, hist: hist, histIdx: hist.Len(), goal: -1, comp: NewCompleter(nil), maxLines: 6, search: s}
+	return &Model{c: c, hist: hist, histIdx: hist.Len(), goal: -1, comp: NewCompleter(nil, nil), maxLines: 6, search: s}
 }
 
 // SetCatalog gives the completer its names.
-func (m *Model) SetCatalog(cat *db.Catalog) { m.comp = NewCompleter(cat) }
+func (m *Model) SetCatalog(cat *catalog.Catalog, dl engine.Dialect) { m.comp = NewCompleter(cat, dl) }
 
 // History returns the history.
 func (m *Model) History() *History { return m.hist }
@@ -125,7 +137,7 @@ func (m *Model) IsSQL() bool {
 	case ModeAsk:
 		return false
 	}
-	return LooksLikeSQL(string(m.buf))
+	return guard.LooksLikeSQL(string(m.buf))
 }
 
 // ModeLabel names the current mode for the pane title: "SQL", "ask", with
@@ -133,7 +145,10 @@ func (m *Model) IsSQL() bool {
 func (m *Model) ModeLabel() (label string, sql, forced bool) {
 	sql = m.IsSQL()
 	label = "ask"
+	t := strings.TrimSpace(string(m.buf))
 	switch {
+	case len(t) > 1 && (t[0] == '.' || t[0] == '\\') && !strings.Contains(t, "\n"):
+		return "command", false, m.forced != ModeAuto
 	case sql:
 		label = "SQL"
 	case m.forced == ModeAuto && strings.TrimSpace(string(m.buf)) == "":
@@ -157,6 +172,15 @@ func (m *Model) Blur() {
 // Focused implements common.Focusable.
 func (m *Model) Focused() bool { return m.focused }
 
+// Editor reports whether the multi-line editor is on.
+func (m *Model) Editor() bool { return m.editor }
+
+// SetEditor turns the multi-line editor on or off.
+func (m *Model) SetEditor(on bool) {
+	m.editor = on
+	m.closeCompletion()
+}
+
 // Busy reports whether a completion list or history search is open (esc
 // closes it rather than leaving the input).
 func (m *Model) Busy() bool { return m.compList != nil || m.searching }
@@ -172,6 +196,9 @@ func (m *Model) SetSize(w, h int) {
 // maximum) plus one for an open completion list or search.
 func (m *Model) Height() int {
 	n := min(len(m.layout()), m.maxLines)
+	if m.editor {
+		n = m.maxLines
+	}
 	if m.compList != nil || m.searching {
 		n++
 	}
@@ -215,11 +242,38 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil // enter accepts the chosen name
 		}
 	}
+	if m.editor {
+		switch {
+		case key.Matches(msg, k.EditorRun):
+			return m.submit()
+		case key.Matches(msg, k.Run):
+			if m.completeStatement() {
+				return m.submit()
+			}
+			m.Insert("\n" + m.lineIndent())
+			return nil
+		case key.Matches(msg, k.Complete):
+			if !m.complete() {
+				m.Insert(indent)
+			}
+			return nil
+		case key.Matches(msg, k.HistPrev):
+			m.vertical(-1)
+			return nil
+		case key.Matches(msg, k.HistNext):
+			m.vertical(1)
+			return nil
+		}
+	}
 	switch {
+	case key.Matches(msg, k.Editor):
+		m.SetEditor(!m.editor)
 	case key.Matches(msg, k.Run):
 		return m.submit()
 	case key.Matches(msg, k.Newline):
 		m.Insert("\n")
+	case key.Matches(msg, k.EditorRun):
+		return m.submit()
 	case key.Matches(msg, k.ToggleMode):
 		m.forced = (m.forced + 1) % 3
 	case key.Matches(msg, k.Complete):
@@ -285,6 +339,27 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// completeStatement reports whether enter in the editor runs the text: it
+// ends with a semicolon and the cursor is after it.
+func (m *Model) completeStatement() bool {
+	text := strings.TrimRight(string(m.buf[m.pos:]), " \t\n")
+	if text != "" {
+		return false
+	}
+	before := strings.TrimRight(string(m.buf[:m.pos]), " \t\n")
+	return strings.HasSuffix(before, ";")
+}
+
+// lineIndent is the leading spaces and tabs of the cursor's line.
+func (m *Model) lineIndent() string {
+	start := m.lineStart(m.pos)
+	end := start
+	for end < m.pos && (m.buf[end] == ' ' || m.buf[end] == '\t') {
+		end++
+	}
+	return string(m.buf[start:end])
+}
+
 func (m *Model) submit() tea.Cmd {
 	text := strings.TrimSpace(string(m.buf))
 	if text == "" {
@@ -295,7 +370,10 @@ func (m *Model) submit() tea.Cmd {
 	if err := m.hist.Add(text); err != nil {
 		cmds = append(cmds, func() tea.Msg { return HistoryErrMsg{Err: err} })
 	}
-	m.SetValue("")
+	if !m.editor {
+		// The editor keeps the text to change and run again.
+		m.SetValue("")
+	}
 	m.histIdx = m.hist.Len()
 	m.draft = ""
 	cmds = append(cmds, func() tea.Msg { return SubmitMsg{Text: text, SQL: sql} })
@@ -420,19 +498,22 @@ func (m *Model) historyMove(d int) {
 
 // --- completion ---
 
-func (m *Model) complete() {
+// complete completes the word before the cursor; it reports whether there
+// was anything to complete.
+func (m *Model) complete() bool {
 	start, word, cands := m.comp.Complete(m.buf, m.pos)
 	switch len(cands) {
 	case 0:
-		return
+		return false
 	case 1:
 		m.replaceWord(start, cands[0])
-		return
+		return true
 	}
 	if p := commonPrefix(cands); len([]rune(p)) > len([]rune(word)) && !strings.HasPrefix(p, `"`) {
 		m.replaceWord(start, p)
 	}
 	m.compStart, m.compList, m.compIdx = start, cands, -1
+	return true
 }
 
 func (m *Model) replaceWord(start int, s string) {
@@ -527,7 +608,16 @@ type vline struct {
 	hard       bool // ends at a newline or the end of the text
 }
 
-func (m *Model) textWidth() int { return max(2, m.w-gutter) }
+func (m *Model) textWidth() int { return max(2, m.w-m.gutterWidth()) }
+
+// gutterWidth is the prompt column's width: "❯ ", or the line numbers in
+// the editor.
+func (m *Model) gutterWidth() int {
+	if !m.editor {
+		return gutter
+	}
+	return max(2, len(strconv.Itoa(m.lastRow()+1))) + 1
+}
 
 // layout wraps the text into screen lines. One cell is kept free at the
 // end of each line for the cursor.
@@ -605,12 +695,31 @@ func (m *Model) View() string {
 		promptStyle = st.Param
 	}
 	var out []string
+	gw := m.gutterWidth()
+	lineNo := 1
+	if m.offset < len(lines) {
+		for _, r := range m.buf[:lines[m.offset].start] {
+			if r == '\n' {
+				lineNo++
+			}
+		}
+	}
 	for li := m.offset; li < m.offset+textLines; li++ {
 		l := lines[li]
 		g := "  "
-		if li == 0 {
+		switch {
+		case m.editor:
+			num := ""
+			if li > m.offset && l.start > 0 && m.buf[l.start-1] == '\n' {
+				lineNo++
+			}
+			if l.start == 0 || m.buf[l.start-1] == '\n' {
+				num = strconv.Itoa(lineNo)
+			}
+			g = st.Dim.Render(common.FitRight(num, gw-1) + " ")
+		case li == 0:
 			g = promptStyle.Render("❯ ")
-		} else if m.offset > 0 && li == m.offset {
+		case m.offset > 0 && li == m.offset:
 			g = st.Dim.Render("↑ ")
 		}
 		var b strings.Builder
@@ -620,10 +729,13 @@ func (m *Model) View() string {
 				b.WriteString(st.Cursor.Render(" "))
 			}
 			ph := "SQL or a question, then enter"
-			if !m.focused {
+			switch {
+			case m.editor:
+				ph = "SQL over several lines: enter adds a line, alt+enter or f5 runs (so does enter after a closing ;)"
+			case !m.focused:
 				ph = "SQL or a question (i to edit)"
 			}
-			b.WriteString(st.Subtle.Render(ansi.Truncate(ph, max(0, m.w-gutter-1), "…")))
+			b.WriteString(st.Subtle.Render(ansi.Truncate(ph, max(0, m.w-m.gutterWidth()-1), "…")))
 			out = append(out, common.Fit(b.String(), m.w))
 			continue
 		}
@@ -633,7 +745,7 @@ func (m *Model) View() string {
 			if len(run) == 0 {
 				return
 			}
-			s := common.Sanitize(string(run))
+			s := format.PrintableLine(string(run))
 			if style, ok := syntax.Style(st, runStyle); ok && sql {
 				s = style.Render(s)
 			}
@@ -647,7 +759,7 @@ func (m *Model) View() string {
 			}
 			if i == m.pos && m.focused {
 				flush()
-				b.WriteString(st.Cursor.Render(common.Sanitize(string(m.buf[i]))))
+				b.WriteString(st.Cursor.Render(format.PrintableLine(string(m.buf[i]))))
 				runStyle = 255
 				continue
 			}
@@ -662,6 +774,9 @@ func (m *Model) View() string {
 			b.WriteString(st.Cursor.Render(" "))
 		}
 		out = append(out, common.Fit(b.String(), m.w))
+	}
+	for m.editor && len(out) < m.maxLines {
+		out = append(out, common.Fit(st.Dim.Render(strings.Repeat(" ", gw-1)+"~"), m.w))
 	}
 	switch {
 	case m.searching:
@@ -681,14 +796,14 @@ func (m *Model) completionLine() string {
 	st := m.c.Styles
 	var b strings.Builder
 	b.WriteString(st.Dim.Render("  "))
-	used := gutter
+	used := m.gutterWidth()
 	// Start the window so the chosen item shows.
 	first := 0
 	if m.compIdx > 0 {
 		w := 0
 		for i := m.compIdx; i >= 0; i-- {
 			w += ansi.StringWidth(m.compList[i]) + 2
-			if w > m.w-gutter-4 {
+			if w > m.w-m.gutterWidth()-4 {
 				first = i + 1
 				break
 			}
@@ -699,7 +814,7 @@ func (m *Model) completionLine() string {
 		used += 2
 	}
 	for i := first; i < len(m.compList); i++ {
-		c := common.Sanitize(m.compList[i])
+		c := format.PrintableLine(m.compList[i])
 		cw := ansi.StringWidth(c) + 2
 		if used+cw > m.w {
 			b.WriteString(st.Dim.Render("…"))
@@ -722,7 +837,7 @@ func (m *Model) CursorPos() (x, y int) {
 	lines := m.layout()
 	cl := m.cursorLine(lines)
 	l := lines[cl]
-	x = gutter
+	x = m.gutterWidth()
 	for i := l.start; i < m.pos && i < l.end; i++ {
 		x += runeWidth(m.buf[i])
 	}
@@ -746,17 +861,20 @@ func (m *Model) ShortHelp() []key.Binding {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		}
 	}
-	if len(m.buf) == 0 {
-		return []key.Binding{k.Run, k.Newline, k.HistPrev}
+	if m.editor {
+		return []key.Binding{common.Short(k.EditorRun, "run"), common.Short(k.Run, "new line"), common.Short(k.Editor, "one-line input"), k.Complete}
 	}
-	return []key.Binding{k.Run, k.Newline, k.ToggleMode, k.Complete}
+	if len(m.buf) == 0 {
+		return []key.Binding{k.Run, k.Newline, common.Short(k.Editor, "editor"), k.HistPrev}
+	}
+	return []key.Binding{k.Run, k.Newline, common.Short(k.Editor, "editor"), k.ToggleMode, k.Complete}
 }
 
 // FullHelp implements common.Component.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.c.Keys.Input
 	return [][]key.Binding{
-		{k.Run, k.Newline, k.ToggleMode, k.Complete, k.Leave},
+		{k.Run, k.Newline, k.Editor, k.EditorRun, k.ToggleMode, k.Complete, k.Leave},
 		{k.HistPrev, k.HistNext, k.Search, k.Clear},
 		{k.WordLeft, k.WordRight, k.Home, k.End},
 		{k.DeleteWordBack, k.KillToStart, k.KillEnd},

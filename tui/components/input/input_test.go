@@ -10,7 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/input"
 	"github.com/tablewise/tablewise/tui/keymap"
@@ -46,10 +47,14 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+j", "ctrl+r", "ctrl+t", "ctrl+w", "ctrl+u", "ctrl+a", "ctrl+e":
+	case "ctrl+j", "ctrl+r", "ctrl+t", "ctrl+w", "ctrl+u", "ctrl+a", "ctrl+e", "ctrl+o":
 		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 	case "alt+enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
+	case "ctrl+enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModCtrl}
+	case "f5":
+		return tea.KeyPressMsg{Code: tea.KeyF5}
 	}
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
@@ -241,18 +246,18 @@ func reflectSlice(msg tea.Msg) []tea.Cmd {
 	return seqCmds(msg)
 }
 
-func catalog() *db.Catalog {
-	return &db.Catalog{Tables: []*db.Table{
-		{Name: "customers", Kind: "table", Columns: []db.Column{{Name: "customer_id"}, {Name: "name"}, {Name: "country_id"}}},
-		{Name: "countries", Kind: "table", Columns: []db.Column{{Name: "country_id"}, {Name: "name"}, {Name: "iso_code"}}},
-		{Name: "orders", Kind: "table", Columns: []db.Column{{Name: "order_id"}, {Name: "customer_id"}, {Name: "order_date"}}},
-		{Name: "order_items", Kind: "table", Columns: []db.Column{{Name: "order_id"}, {Name: "quantity"}}},
-		{Name: "promo codes", Kind: "table", Columns: []db.Column{{Name: "promo_code_id"}, {Name: "code"}}},
+func testCatalog() *catalog.Catalog {
+	return &catalog.Catalog{Tables: []*catalog.Table{
+		{Name: "customers", Kind: "table", Columns: []catalog.Column{{Name: "customer_id"}, {Name: "name"}, {Name: "country_id"}}},
+		{Name: "countries", Kind: "table", Columns: []catalog.Column{{Name: "country_id"}, {Name: "name"}, {Name: "iso_code"}}},
+		{Name: "orders", Kind: "table", Columns: []catalog.Column{{Name: "order_id"}, {Name: "customer_id"}, {Name: "order_date"}}},
+		{Name: "order_items", Kind: "table", Columns: []catalog.Column{{Name: "order_id"}, {Name: "quantity"}}},
+		{Name: "promo codes", Kind: "table", Columns: []catalog.Column{{Name: "promo_code_id"}, {Name: "code"}}},
 	}}
 }
 
 func TestComplete(t *testing.T) {
-	c := input.NewCompleter(catalog())
+	c := input.NewCompleter(testCatalog(), testdb.Sample(t).Dialect())
 	cases := []struct {
 		text string // | marks the cursor
 		want []string
@@ -284,7 +289,7 @@ func TestComplete(t *testing.T) {
 // their common prefix, list them, and tab cycles.
 func TestTabCompletes(t *testing.T) {
 	m := input.New(newCommon(), nil)
-	m.SetCatalog(catalog())
+	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
 	m.SetSize(80, 5)
 	m.Focus()
 	typeText(m, "SELECT * FROM customers WHERE coun")
@@ -316,31 +321,6 @@ func TestTabCompletes(t *testing.T) {
 	press(m, "tab", "tab")
 	if !strings.HasSuffix(m.Value(), `AND "promo codes"`) {
 		t.Errorf("tab gave %q", m.Value())
-	}
-}
-
-func TestLooksLikeSQL(t *testing.T) {
-	sql := []string{
-		"SELECT 1", "  with x as (select 1) select * from x", "VALUES (1)", "-- note\nSELECT 1", "PRAGMA table_info(t)",
-		"DELETE FROM customers", "delete from t where 1", "INSERT INTO t VALUES (1)", "UPDATE t SET a = 1",
-		"update \"order\" set total = 0", "DROP TABLE t", "drop view v", "CREATE TABLE x (a)", "create index i on t(a)",
-		"ALTER TABLE t ADD COLUMN c", "ATTACH 'x.db' AS y", "ATTACH DATABASE 'x' AS y", "DETACH x", "BEGIN", "COMMIT;",
-		"ROLLBACK TO s", "VACUUM", "VACUUM INTO '/tmp/x'", "REPLACE INTO t VALUES (1)", "ANALYZE", "SAVEPOINT s",
-	}
-	questions := []string{
-		"which city buys the most?", "create a chart of sales by month", "analyze sales by region", "drop in sales last month?",
-		"update me on revenue", "delete rows where", "Begin with the top customers", "how many orders were returned",
-		"vacuum cleaners sold in 2024", "insert coin", "", "   ",
-	}
-	for _, s := range sql {
-		if !input.LooksLikeSQL(s) {
-			t.Errorf("%q reads as a question", s)
-		}
-	}
-	for _, q := range questions {
-		if input.LooksLikeSQL(q) {
-			t.Errorf("%q reads as SQL", q)
-		}
 	}
 }
 
@@ -394,5 +374,70 @@ func TestEditing(t *testing.T) {
 	m.Update(tea.PasteMsg{Content: "SELECT 1\r\nFROM t"})
 	if m.Value() != "SELECT 1\nFROM t" {
 		t.Errorf("paste gave %q", m.Value())
+	}
+}
+
+// TestEditor: ctrl+o opens the multi-line editor: a box of fixed height
+// with line numbers, where enter adds a line keeping the indentation, tab
+// indents where there is nothing to complete, ↑ moves up a line (not into
+// the history), and alt+enter, ctrl+enter, f5 — or enter after a closing
+// semicolon — run the text, which stays for the next change.
+func TestEditor(t *testing.T) {
+	m := input.New(newCommon(), nil)
+	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
+	m.SetSize(60, 8)
+	m.Focus()
+	typeText(m, "SELECT 1")
+	press(m, "enter")
+	m.SetValue("")
+	press(m, "ctrl+o")
+	if !m.Editor() || m.Height() != 8 {
+		t.Fatalf("ctrl+o: editor %v, height %d", m.Editor(), m.Height())
+	}
+	typeText(m, "SELECT name,")
+	if cmd := press(m, "enter"); cmd != nil {
+		if msg := runCmd(cmd); msg != nil {
+			t.Fatalf("enter in the editor ran the text: %#v", msg)
+		}
+	}
+	press(m, "tab")
+	typeText(m, "email")
+	press(m, "enter")
+	typeText(m, "FROM customers")
+	if want := "SELECT name,\n  email\n  FROM customers"; m.Value() != want {
+		t.Fatalf("editor text %q, want %q", m.Value(), want)
+	}
+	v := ansi.Strip(m.View())
+	for _, want := range []string{" 1 SELECT name,", " 2   email", " 3   FROM customers", " ~"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("editor view lacks %q:\n%s", want, v)
+		}
+	}
+	if n := len(strings.Split(v, "\n")); n != 8 {
+		t.Errorf("the editor is %d lines tall, want 8", n)
+	}
+	press(m, "up")
+	press(m, "up")
+	press(m, "up")
+	if m.Value() != "SELECT name,\n  email\n  FROM customers" {
+		t.Errorf("↑ on the first line went into the history: %q", m.Value())
+	}
+	for _, k := range []string{"alt+enter", "ctrl+enter", "f5"} {
+		msg, ok := runCmd(press(m, k)).(input.SubmitMsg)
+		if !ok || msg.Text != "SELECT name,\n  email\n  FROM customers" || !msg.SQL {
+			t.Errorf("%s sent %#v", k, msg)
+		}
+		if m.Value() == "" {
+			t.Errorf("%s cleared the editor", k)
+		}
+	}
+	// Enter after a closing semicolon runs.
+	m.SetValue("SELECT 2;")
+	if msg, ok := runCmd(press(m, "enter")).(input.SubmitMsg); !ok || msg.Text != "SELECT 2;" {
+		t.Errorf("enter after ; sent %#v", msg)
+	}
+	press(m, "ctrl+o")
+	if m.Editor() || m.Height() != 1 {
+		t.Errorf("ctrl+o again: editor %v, height %d", m.Editor(), m.Height())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/styles"
 )
@@ -129,7 +130,7 @@ func (m *Model) View(w int) string {
 	for i := start; i <= len(m.value); i++ {
 		ch := " "
 		if i < len(m.value) {
-			ch = common.Sanitize(string(m.value[i]))
+			ch = format.PrintableLine(string(m.value[i]))
 		}
 		cw := max(1, ansi.StringWidth(ch))
 		if used+cw > avail {

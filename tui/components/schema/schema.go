@@ -9,7 +9,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/lineedit"
 )
@@ -22,14 +24,15 @@ type InsertMsg struct{ Text string }
 
 // item is one visible line: a table, or a column of it.
 type item struct {
-	table *db.Table
+	table *catalog.Table
 	col   int // -1 for the table line
 }
 
 // Model is the schema tree.
 type Model struct {
 	c         common.Common
-	cat       *db.Catalog
+	cat       *catalog.Catalog
+	dl        engine.Dialect // quotes inserted names
 	err       error
 	expanded  map[string]bool
 	filter    *lineedit.Model
@@ -51,14 +54,14 @@ func New(c common.Common) *Model {
 	return &Model{c: c, expanded: map[string]bool{}, filter: f}
 }
 
-// SetCatalog shows cat.
-func (m *Model) SetCatalog(cat *db.Catalog, err error) {
-	m.cat, m.err = cat, err
+// SetCatalog shows cat; dl quotes the names it inserts.
+func (m *Model) SetCatalog(cat *catalog.Catalog, dl engine.Dialect, err error) {
+	m.cat, m.dl, m.err = cat, dl, err
 	m.rebuild()
 }
 
 // Catalog returns the catalog shown, or nil while loading.
-func (m *Model) Catalog() *db.Catalog { return m.cat }
+func (m *Model) Catalog() *catalog.Catalog { return m.cat }
 
 // SetSize implements common.Component.
 func (m *Model) SetSize(w, h int) {
@@ -80,7 +83,7 @@ func (m *Model) Focused() bool { return m.focused }
 func (m *Model) Filtering() bool { return m.filtering }
 
 func (m *Model) rebuild() {
-	var sel *db.Table
+	var sel *catalog.Table
 	selCol := -1
 	if m.cursor < len(m.items) {
 		sel, selCol = m.items[m.cursor].table, m.items[m.cursor].col
@@ -155,7 +158,7 @@ func (m *Model) clamp() {
 
 // Selected returns the table under the cursor and the column name (empty
 // on a table line).
-func (m *Model) Selected() (*db.Table, string) {
+func (m *Model) Selected() (*catalog.Table, string) {
 	if m.cursor >= len(m.items) {
 		return nil, ""
 	}
@@ -257,7 +260,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if col != "" {
-			return insert(db.QuoteIdentIfNeeded(col))
+			return insert(m.dl.QuoteIdentIfNeeded(col))
 		}
 		name := t.Name
 		return func() tea.Msg { return PreviewMsg{Table: name} }
@@ -267,9 +270,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if col != "" {
-			return insert(db.QuoteIdentIfNeeded(col))
+			return insert(m.dl.QuoteIdentIfNeeded(col))
 		}
-		return insert(db.QuoteIdentIfNeeded(t.Name))
+		return insert(m.dl.QuoteIdentIfNeeded(t.Name))
 	default:
 		return nil
 	}
@@ -293,15 +296,15 @@ func (m *Model) Summary(w int) string {
 			t++
 		}
 	}
-	s := common.Plural(t, "table")
+	s := format.Plural(t, "table")
 	if v > 0 {
-		s += " · " + common.Plural(v, "view")
+		s += " · " + format.Plural(v, "view")
 	}
 	if len([]rune(s)) > w {
-		s = common.Plural(t, "table")
+		s = format.Plural(t, "table")
 	}
 	if len([]rune(s)) > w {
-		s = common.Count(t)
+		s = format.Count(t)
 	}
 	return s
 }
@@ -341,7 +344,7 @@ func (m *Model) line(i int) string {
 		if m.expanded[t.Name] {
 			icon = "▾ "
 		}
-		name := common.Sanitize(t.Name)
+		name := format.PrintableLine(t.Name)
 		nameStyle := st.TableName
 		if t.Kind == "view" {
 			icon = "▹ "
@@ -359,12 +362,12 @@ func (m *Model) line(i int) string {
 		if it.col == len(t.Columns)-1 || (i+1 < len(m.items) && m.items[i+1].table != t) || i+1 == len(m.items) {
 			branch = "└ "
 		}
-		s = "  " + st.Dim.Render(branch) + common.Sanitize(c.Name)
+		s = "  " + st.Dim.Render(branch) + format.PrintableLine(c.Name)
 		if mk := markers(t, c); mk != "" {
 			s += " " + st.Key.Render(mk)
 		}
 		if c.Type != "" {
-			s += " " + st.ColType.Render(strings.ToLower(common.Sanitize(c.Type)))
+			s += " " + st.ColType.Render(strings.ToLower(format.PrintableLine(c.Type)))
 		}
 	}
 	s = common.Fit(s, m.w)
@@ -374,18 +377,18 @@ func (m *Model) line(i int) string {
 	return s
 }
 
-func rowCount(t *db.Table) string {
+func rowCount(t *catalog.Table) string {
 	switch {
 	case t.RowCount < 0:
 		return "?"
 	case t.RowCountEstimated:
-		return "~" + common.Count(t.RowCount)
+		return "~" + format.Count(t.RowCount)
 	}
-	return common.Count(t.RowCount)
+	return format.Count(t.RowCount)
 }
 
 // markers are "PK", "FK→table" for a column.
-func markers(t *db.Table, c db.Column) string {
+func markers(t *catalog.Table, c catalog.Column) string {
 	var mk []string
 	if c.PK > 0 {
 		mk = append(mk, "PK")

@@ -7,7 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/schema"
 	"github.com/tablewise/tablewise/tui/keymap"
@@ -33,12 +34,12 @@ func TestTree(t *testing.T) {
 	m := schema.New(common.Common{Styles: styles.Default(), Keys: &km})
 	m.SetSize(40, 12)
 	m.Focus()
-	cat := &db.Catalog{Tables: []*db.Table{
-		{Name: "customers", Kind: "table", RowCount: 2400, Columns: []db.Column{{Name: "id", Type: "INTEGER", PK: 1}, {Name: "country_id", Type: "INTEGER"}}, ForeignKeys: []db.ForeignKey{{Columns: []string{"country_id"}, RefTable: "countries"}}},
-		{Name: "countries", Kind: "table", RowCount: 1_234_567, RowCountEstimated: true, Columns: []db.Column{{Name: "country_id", Type: "INTEGER", PK: 1}, {Name: "name", Type: "TEXT"}}},
-		{Name: "slow view", Kind: "view", RowCount: -1, Columns: []db.Column{{Name: "x"}}},
+	cat := &catalog.Catalog{Tables: []*catalog.Table{
+		{Name: "customers", Kind: "table", RowCount: 2400, Columns: []catalog.Column{{Name: "id", Type: "INTEGER", PK: 1}, {Name: "country_id", Type: "INTEGER"}}, ForeignKeys: []catalog.ForeignKey{{Columns: []string{"country_id"}, RefTable: "countries"}}},
+		{Name: "countries", Kind: "table", RowCount: 1_234_567, RowCountEstimated: true, Columns: []catalog.Column{{Name: "country_id", Type: "INTEGER", PK: 1}, {Name: "name", Type: "TEXT"}}},
+		{Name: "slow view", Kind: "view", RowCount: -1, Columns: []catalog.Column{{Name: "x"}}},
 	}}
-	m.SetCatalog(cat, nil)
+	m.SetCatalog(cat, testdb.Sample(t).Dialect(), nil)
 	v := ansi.Strip(m.View())
 	for _, want := range []string{"▸ customers", "2,400", "~1,234,567", "▹ slow view", "?"} {
 		if !strings.Contains(v, want) {

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
 )
 
@@ -58,7 +59,7 @@ func (m *Model) Update(tea.Msg) tea.Cmd { return nil }
 // View implements common.Component.
 func (m *Model) View() string {
 	st := m.c.Styles
-	left := st.StatusDB.Render(" " + common.Sanitize(m.db) + " ")
+	left := st.StatusDB.Render(" " + format.PrintableLine(m.db) + " ")
 	var mid string
 	switch {
 	case m.busy != "":
@@ -71,7 +72,7 @@ func (m *Model) View() string {
 		case Error:
 			s = st.StatusError
 		}
-		mid = s.Render(common.Sanitize(m.msg))
+		mid = s.Render(format.PrintableLine(m.msg))
 	}
 	right := st.Status.Render(m.right + " ")
 	avail := m.w - ansi.StringWidth(left) - ansi.StringWidth(right) - 1
