@@ -6,98 +6,57 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/config"
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/ask"
+	"github.com/tablewise/tablewise/core/fault"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/llm"
-	"github.com/tablewise/tablewise/core/offline"
 	"github.com/tablewise/tablewise/core/query"
-	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/tui/styles"
 	"github.com/tablewise/tablewise/tui/syntax"
 )
-
-// asker answers questions: the agent with a model, or the offline planner.
-type asker interface {
-	Ask(ctx context.Context, question string, onText func(string)) (*answer.Bundle, error)
-}
 
 // modelFlags are the flags every command that asks questions takes.
 type modelFlags struct {
 	provider string
 	model    string
 	trace    string
+	prompt   string
+	review   bool
+	escalate string
 }
 
 func (m *modelFlags) register(fs interface {
 	StringVar(p *string, name, value, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
 }) {
 	fs.StringVar(&m.provider, "provider", "", "anthropic, openai or offline (default: TABLEWISE_PROVIDER, else by the keys that are set)")
 	fs.StringVar(&m.model, "model", "", "model name (default: TABLEWISE_MODEL, else the provider's default)")
 	fs.StringVar(&m.trace, "trace", "", "append a JSON line per model and tool call to this file (default: the state directory's tablewise/trace.jsonl)")
+	fs.StringVar(&m.prompt, "prompt", "", "the agent's prompt version: "+strings.Join(ask.PromptVersions(), ", ")+" (default "+ask.DefaultPrompt+")")
+	fs.BoolVar(&m.review, "review", true, "have a separate model call review the SQL of each model answer before it is given (--review=false skips it)")
+	fs.StringVar(&m.escalate, "escalate-model", "", "a stronger model of the same provider to retry a question with, once, when its SQL repairs run out or the review objects twice (default: TABLEWISE_ESCALATE_MODEL)")
 }
 
-// newProvider builds the model provider the configuration selects, with
-// tracing; p is nil when it selects the offline planner. closeFn releases
-// the trace file.
-func newProvider(mf modelFlags, getenv func(string) string) (p llm.Provider, tw *trace.Writer, closeFn func(), err error) {
-	cfg := llm.ConfigFromEnv(getenv)
-	if mf.provider != "" {
-		cfg.Provider = mf.provider
+// newAskService builds the answer service the flags and the environment
+// select, keeping conversations in store and the planner's value indexes
+// in the state directory. A provider it cannot build is bad
+// input (exit 2).
+func newAskService(mf modelFlags, getenv func(string) string, store ask.Store) (*ask.Service, error) {
+	svc, err := ask.New(ask.Config{Provider: mf.provider, Model: mf.model, TracePath: mf.trace, Prompt: mf.prompt, NoReview: !mf.review, EscalateModel: mf.escalate, Getenv: getenv, Store: store, IndexDir: ask.DefaultIndexDir()})
+	if errors.Is(err, llm.ErrUnknownProvider) || errors.Is(err, llm.ErrMissingKey) || errors.Is(err, ask.ErrUnknownPrompt) {
+		return nil, usagef("%v", err)
 	}
-	if mf.model != "" {
-		cfg.Model = mf.model
-	}
-	kind, err := llm.Select(cfg)
-	if err != nil {
-		return nil, nil, nil, usagef("%v", err)
-	}
-	if kind == llm.ProviderOffline {
-		return nil, nil, func() {}, nil
-	}
-	path := mf.trace
-	if path == "" {
-		path = trace.DefaultPath()
-	}
-	tw, err = trace.Open(path)
-	if err != nil {
-		tw = nil // tracing is best effort; questions still work
-	}
-	p, err = llm.New(cfg, llm.WithTrace(tw.ModelCall))
-	if err != nil {
-		tw.Close()
-		var mk *llm.MissingKeyError
-		if errors.As(err, &mk) {
-			return nil, nil, nil, usagef("%v", err)
-		}
-		return nil, nil, nil, err
-	}
-	return p, tw, func() { tw.Close() }, nil
+	return svc, err
 }
-
-// newAsker builds the asker the configuration selects: the agent with a
-// model, else the offline planner. closeFn releases the trace file.
-func newAsker(d *db.DB, mf modelFlags, getenv func(string) string) (a asker, closeFn func(), err error) {
-	p, tw, closeFn, err := newProvider(mf, getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p == nil {
-		return plannerAsker{offline.New(d)}, func() {}, nil
-	}
-	return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}), closeFn, nil
-}
-
-const noModelHelp = `no model configured — set ANTHROPIC_API_KEY, or OPENAI_API_KEY / OPENAI_BASE_URL (OpenAI, Ollama, llama.cpp, vLLM, LM Studio), or pass --provider`
 
 func runAsk(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("ask")
-	dbPath := fs.String("db", "", "SQLite database file or file: URI (default: the built-in sample)")
+	var dbPath string
+	dbFlag(fs, &dbPath)
 	format := fs.String("format", "text", "text or json (the whole answer bundle)")
 	threadID := fs.String("thread", "", "continue a conversation: questions with the same ID see the earlier ones (kept in the state directory)")
 	var mf modelFlags
@@ -117,24 +76,22 @@ func runAsk(ctx context.Context, args []string, s *streams) error {
 	if question == "" {
 		return usagef("ask: give a question, e.g. tablewise ask \"How many customers are there?\"\n\n%s", flagHelp(fs))
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("ask: unknown format %q (choose text or json)", *format)
+	if err := textOrJSON(fs, *format); err != nil {
+		return err
 	}
-	d, err := openDB(ctx, *dbPath)
+	d, err := s.openDB(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	a, closeFn, err := newAsker(d, mf, s.getenv)
+	svc, err := newAskService(mf, s.getenv, ask.NewFileStore(ask.DefaultThreadDir()))
 	if err != nil {
 		return err
 	}
-	defer closeFn()
-	var b *answer.Bundle
-	if ag, ok := a.(*agent.Agent); ok && *threadID != "" {
-		b, err = askInThread(ctx, ag, *threadID, question)
-	} else {
-		b, err = a.Ask(ctx, question, nil)
+	defer svc.Close()
+	b, err := svc.Ask(ctx, question, ask.Conversation{DB: d, Key: *threadID}, nil)
+	if errors.Is(err, ask.ErrBadKey) {
+		return usagef("ask: --thread %q: %v", *threadID, ask.ErrBadKey)
 	}
 	if err != nil {
 		if b != nil && *format == "json" {
@@ -154,31 +111,29 @@ func runAsk(ctx context.Context, args []string, s *streams) error {
 		printBundle(s, b)
 	}
 	if b.Status == answer.StatusBudget {
-		return &budgetError{b.Answer}
+		return fault.New(fault.Limit, b.Answer, "")
 	}
 	return nil
 }
-
-// budgetError ends "ask" with exit 5 when a budget stopped the question.
-type budgetError struct{ msg string }
-
-func (e *budgetError) Error() string { return e.msg }
 
 // printBundle writes a bundle for a person: answer, SQL, a preview, chart,
 // follow-ups and a trace line.
 func printBundle(s *streams, b *answer.Bundle) {
 	w := s.out
-	fmt.Fprintln(w, b.Answer)
+	fmt.Fprintln(w, format.Printable(b.Answer))
 	if b.Clarification != nil && len(b.Clarification.Options) > 0 {
 		for _, o := range b.Clarification.Options {
-			fmt.Fprintf(w, "  • %s\n", o)
+			fmt.Fprintf(w, "  • %s\n", format.PrintableLine(o))
 		}
 	}
 	for _, f := range b.Flags {
-		fmt.Fprintf(w, "⚠ %s\n", f)
+		fmt.Fprintf(w, "⚠ %s\n", format.PrintableLine(f))
+	}
+	if c := b.Checks.Summary(); c != "" {
+		fmt.Fprintf(w, "✓ %s\n", format.PrintableLine(c))
 	}
 	if b.SQL != "" {
-		sql := strings.TrimSpace(b.SQL)
+		sql := format.Printable(strings.TrimSpace(b.SQL))
 		if s.outTTY && s.getenv("NO_COLOR") == "" {
 			sql = syntax.Highlight(styles.Default(), sql)
 		}
@@ -190,16 +145,16 @@ func printBundle(s *streams, b *answer.Bundle) {
 		renderTable(w, preview, tableStyle{color: s.outTTY && s.getenv("NO_COLOR") == "", width: terminalWidth(w)})
 	}
 	if b.Chart != nil {
-		fmt.Fprintf(w, "\nChart: %s of %s by %s", b.Chart.Kind, b.Chart.Y, b.Chart.X)
+		fmt.Fprintf(w, "\nChart: %s of %s by %s", format.PrintableLine(b.Chart.Kind), format.PrintableLine(b.Chart.Y), format.PrintableLine(b.Chart.X))
 		if b.Chart.Title != "" {
-			fmt.Fprintf(w, " — %s", b.Chart.Title)
+			fmt.Fprintf(w, " — %s", format.PrintableLine(b.Chart.Title))
 		}
 		fmt.Fprintln(w)
 	}
 	if len(b.FollowUps) > 0 {
 		fmt.Fprintln(w, "\nFollow-ups:")
 		for _, f := range b.FollowUps {
-			fmt.Fprintf(w, "  • %s\n", f)
+			fmt.Fprintf(w, "  • %s\n", format.PrintableLine(f))
 		}
 	}
 	fmt.Fprintf(s.err, "\n%s\n", footer(b))
@@ -219,16 +174,16 @@ func footer(b *answer.Bundle) string {
 	}
 	var line []string
 	if b.Usage.ModelCalls > 0 {
-		line = append(line, plural(b.Usage.ModelCalls, "model call"))
+		line = append(line, format.Plural(int64(b.Usage.ModelCalls), "model call"))
 	}
-	line = append(line, strings.Replace(plural(queries, "query"), "querys", "queries", 1))
+	line = append(line, strings.Replace(format.Plural(int64(queries), "query"), "querys", "queries", 1))
 	if b.Usage.ModelCalls > 0 {
-		line = append(line, fmt.Sprintf("%s+%s tokens", thousands(int64(b.Usage.InputTokens)), thousands(int64(b.Usage.OutputTokens))))
+		line = append(line, fmt.Sprintf("%s+%s tokens", format.Count(int64(b.Usage.InputTokens)), format.Count(int64(b.Usage.OutputTokens))))
 		if b.Usage.CostUSD > 0 {
 			line = append(line, fmt.Sprintf("$%.4f", b.Usage.CostUSD))
 		}
 	}
-	line = append(line, fmt.Sprintf("%.1f s", float64(b.Timings.TotalMS)/1000))
+	line = append(line, format.Seconds(time.Duration(b.Timings.TotalMS)*time.Millisecond))
 	who := b.Provider
 	if b.Model != "" {
 		who += "/" + b.Model
@@ -237,46 +192,4 @@ func footer(b *answer.Bundle) string {
 		line = append(line, who)
 	}
 	return strings.Join(line, " · ")
-}
-
-// askInThread continues the thread stored under id in the state directory.
-func askInThread(ctx context.Context, a *agent.Agent, id, question string) (*answer.Bundle, error) {
-	if !validThreadID(id) {
-		return nil, usagef("ask: --thread takes letters, digits, '-' and '_' (up to 64)")
-	}
-	path := filepath.Join(stateDir(), "threads", id+".json")
-	var turns []agent.Turn
-	if b, err := os.ReadFile(path); err == nil {
-		if err := json.Unmarshal(b, &turns); err != nil {
-			return nil, fmt.Errorf("read thread %s: %w", id, err)
-		}
-	}
-	th := agent.ResumeThread(turns)
-	b, err := a.AskIn(ctx, th, question, nil)
-	if err != nil {
-		return b, err
-	}
-	out, _ := json.MarshalIndent(th.Turns(), "", "  ")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-		_ = writeFileAtomic(path, out)
-	}
-	return b, nil
-}
-
-func validThreadID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// stateDir is where tablewise keeps its threads (config.StateDir's
-// tablewise subdirectory).
-func stateDir() string {
-	return filepath.Join(config.StateDir(), "tablewise")
 }

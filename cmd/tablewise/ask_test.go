@@ -39,14 +39,7 @@ func askEnv(t *testing.T, f *llmtest.Server) string {
 
 func askJSON(t *testing.T, args ...string) (int, *answer.Bundle, string) {
 	t.Helper()
-	code, out, errs := runCLI(t, "", append([]string{"ask", "--format", "json"}, args...)...)
-	var b answer.Bundle
-	if strings.TrimSpace(out) != "" {
-		if err := json.Unmarshal([]byte(out), &b); err != nil {
-			t.Fatalf("ask --format json printed no bundle: %v\n%s", err, out)
-		}
-	}
-	return code, &b, errs
+	return runJSON[answer.Bundle](t, "ask", args...)
 }
 
 // TestAskScenarios runs the agent's scenarios through "tablewise ask
@@ -92,7 +85,8 @@ func TestAskScenarios(t *testing.T) {
 			}},
 		{"push-back", []llmtest.Turn{T("About 9 categories."), C(L("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)), T("There are 11 categories.")}, 0, 0, 0,
 			func(t *testing.T, b *answer.Bundle, _ string) {
-				if b.Answer != "There are 11 categories." || b.Usage.ModelCalls != 3 {
+				// Three calls answer; the fourth reviews the SQL.
+				if b.Answer != "There are 11 categories." || b.Usage.ModelCalls != 4 {
 					t.Errorf("%+v", b)
 				}
 			}},
@@ -200,7 +194,9 @@ func TestAskThreadAcrossRuns(t *testing.T) {
 					t.Fatal("the API key reached the trace")
 				}
 			}
-			if kinds["model"] != 4 || kinds["tool"] != 2 {
+			// Each of the two answers: two model calls, a tool call, and
+			// a review (a model call and a review line).
+			if kinds["model"] != 6 || kinds["tool"] != 2 || kinds["review"] != 2 {
 				t.Errorf("trace lines %v", kinds)
 			}
 		})
@@ -233,12 +229,13 @@ func TestAskTextOutput(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	for _, want := range []string{"Here are three customers.", "SQL:\n  SELECT name, country_id FROM customers", "(3 rows)", "Follow-ups:\n  • How many customers are there?"} {
+	for _, want := range []string{"Here are three customers.", "✓ reviewed: approved\n", "SQL:\n  SELECT name, country_id FROM customers", "(3 rows)", "Follow-ups:\n  • How many customers are there?"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errs, "2 model calls · 1 query · 2,000+100 tokens") {
+	// Two calls answer; the third reviews the SQL.
+	if !strings.Contains(errs, "3 model calls · 1 query · 3,000+150 tokens") {
 		t.Errorf("footer %q", errs)
 	}
 }
@@ -252,5 +249,95 @@ func TestAskOfflineNeedsNoKey(t *testing.T) {
 	code, b, _ = askJSON(t, "Why did revenue drop last spring?")
 	if code != 0 || b.Status != answer.StatusRefused || b.SQL != "" {
 		t.Fatalf("out-of-scope question: exit %d %+v", code, b)
+	}
+}
+
+// TestAskOfflineThread: without a model, --thread still keeps the
+// conversation: the planner's exchanges land in the thread file, with its
+// last bundle.
+func TestAskOfflineThread(t *testing.T) {
+	state := askEnv(t, nil)
+	for _, q := range []string{"How many customers are there?", "How many orders are there?"} {
+		if code, b, errs := askJSON(t, "--thread", "shop-1", q); code != 0 || b.Provider != "offline" || b.Status != answer.StatusAnswered {
+			t.Fatalf("%q: exit %d %q %+v", q, code, errs, b)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(state, "tablewise", "threads", "shop-1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h struct {
+		Turns []answer.Turn
+		Last  *answer.Bundle
+	}
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatalf("thread file: %v\n%s", err, raw)
+	}
+	if len(h.Turns) != 2 || h.Turns[0].Question != "How many customers are there?" || !strings.Contains(h.Turns[0].Answer, "2,400") ||
+		h.Last == nil || h.Last.Question != "How many orders are there?" || h.Last.SQL == "" {
+		t.Errorf("thread kept %s", raw)
+	}
+	code, _, errs := runCLI(t, "", "ask", "--thread", "../x", "How many customers are there?")
+	if code != exitUsage || !strings.Contains(errs, "--thread") || !strings.Contains(errs, "letters, digits") {
+		t.Errorf("bad thread ID: exit %d %q", code, errs)
+	}
+}
+
+// TestAskContinuesEarlierThreadFiles: a thread file written before the
+// answer service kept the last bundle (a bare array of turns) continues.
+func TestAskContinuesEarlierThreadFiles(t *testing.T) {
+	f := llmtest.New(t, "anthropic", llmtest.Text("The same as before."))
+	state := askEnv(t, f)
+	dir := filepath.Join(state, "tablewise", "threads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	legacy := `[{"question": "How many customers?", "answer": "There are 2,400 customers."}]`
+	if err := os.WriteFile(filepath.Join(dir, "old.json"), []byte(legacy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := askJSON(t, "--thread", "old", "Remind me?"); code != 0 {
+		t.Fatal(errs)
+	}
+	carried := false
+	for _, m := range f.Texts(0) {
+		carried = carried || m == "assistant: There are 2,400 customers."
+	}
+	if !carried {
+		t.Fatalf("the earlier thread file was not carried: %q", f.Texts(0))
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "old.json"))
+	if !strings.Contains(string(raw), `"Remind me?"`) || !strings.Contains(string(raw), `"How many customers?"`) {
+		t.Errorf("thread file after the question: %s", raw)
+	}
+}
+
+// TestAskReviewAndEscalationFlags: --review=false makes no review call;
+// --escalate-model names the model a question is retried with.
+func TestAskReviewAndEscalationFlags(t *testing.T) {
+	f := llmtest.New(t, "openai",
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)),
+		llmtest.Text("There are 11 categories."))
+	askEnv(t, f)
+	code, _, errs := runCLI(t, "", "ask", "--review=false", "How many categories?")
+	if code != 0 || !strings.Contains(errs, "2 model calls") || f.Approved() != 0 {
+		t.Fatalf("--review=false: %d %q, %d reviews", code, errs, f.Approved())
+	}
+	f.Script(
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM categories"}`)),
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM categories"}`)),
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM categories"}`)),
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)),
+		llmtest.Text("There are 11 categories."))
+	code, out, errs := runCLI(t, "", "ask", "--escalate-model", "strong-model", "--format", "json", "How many categories?")
+	if code != 0 {
+		t.Fatalf("--escalate-model: %d %q", code, errs)
+	}
+	var b answer.Bundle
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Checks == nil || b.Checks.Escalated != "strong-model" || len(b.Checks.Models) != 2 || b.Checks.Models[1].Model != "strong-model" || f.Approved() != 1 {
+		t.Fatalf("checks %+v", b.Checks)
 	}
 }

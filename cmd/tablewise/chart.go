@@ -9,6 +9,9 @@ import (
 
 	"github.com/tablewise/tablewise/charts"
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/atomicfile"
+	"github.com/tablewise/tablewise/core/chartspec"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -19,19 +22,21 @@ type chartOptions struct {
 	out           string
 	width, height int
 	timeout       time.Duration
+	other         bool
 }
 
 func runChart(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("chart")
 	var o chartOptions
-	fs.StringVar(&o.dbPath, "db", "", "SQLite database file or file: URI (default: the built-in sample)")
+	dbFlag(fs, &o.dbPath)
 	fs.StringVar(&o.sql, "sql", "", "the query to chart (\"-\" reads stdin)")
 	fs.StringVar(&o.spec.Kind, "kind", "", "chart kind: "+strings.Join(answer.Kinds, ", ")+" (default: suggested from the result)")
 	fs.StringVar(&o.spec.X, "x", "", "column for the x axis or categories")
 	fs.StringVar(&o.spec.Y, "y", "", "numeric column for the values")
 	fs.StringVar(&o.spec.Series, "series", "", "column that splits the data into series")
 	fs.StringVar(&o.spec.Title, "title", "", "chart title (default: derived from the columns)")
-	fs.StringVar(&o.out, "out", "", "PNG file to write, or - for stdout")
+	fs.StringVar(&o.out, "out", "", "image to write: .png, or .jpg/.jpeg for JPEG; - writes PNG to stdout")
+	fs.BoolVar(&o.other, "other", false, "add up the categories beyond the 25 largest bars in an \"other\" bar (default: leave them out, and say how many)")
 	fs.IntVar(&o.width, "width", charts.DefaultWidth, "image width in pixels")
 	fs.IntVar(&o.height, "height", charts.DefaultHeight, "image height in pixels")
 	fs.DurationVar(&o.timeout, "timeout", query.DefaultTimeout, "deadline for the query and for drawing")
@@ -39,49 +44,54 @@ func runChart(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if o.sql, err = sqlText(o.sql, pos, s); err != nil {
+	if err := sqlAndOut(fs, &o.sql, pos, o.out, s); err != nil {
 		return err
 	}
-	if o.sql == "" || o.out == "" {
-		return usagef("chart: give --sql and --out\n\n%s", flagHelp(fs))
+	for _, side := range []struct {
+		flag string
+		v    int
+	}{{"--width", o.width}, {"--height", o.height}} {
+		if side.v < charts.MinPixels || side.v > charts.MaxPixels {
+			return usagef("chart: %s %d: give a size between %d and %d pixels (default %dx%d)", side.flag, side.v, charts.MinPixels, charts.MaxPixels, charts.DefaultWidth, charts.DefaultHeight)
+		}
 	}
 	if o.out == "-" && s.outTTY {
 		return usagef("chart: refusing to write PNG bytes to a terminal; give --out FILE.png")
+	}
+	if err := checkOut("chart", o.out); err != nil {
+		return err
 	}
 	return chartCmd(ctx, o, s)
 }
 
 func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
-	d, err := openDB(ctx, o.dbPath)
+	d, err := s.openDB(ctx, o.dbPath)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	if err := d.CheckOutput(o.out); err != nil {
-		return usagef("%v", err)
+		return err
 	}
-	res, err := query.Collect(ctx, d, o.sql, query.Options{MaxRows: charts.MaxRows, MaxBytes: 256 << 20, Timeout: o.timeout})
+	if o.out != "-" && charts.FormatFor(o.out) == "" {
+		return usagef("chart: --out %s: charts are written as PNG or JPEG; name the file .png, .jpg or .jpeg", o.out)
+	}
+	res, err := query.Collect(ctx, d, o.sql, query.Options{MaxRows: chartspec.MaxRows, MaxBytes: 256 << 20, Timeout: o.timeout})
 	if err != nil {
 		return err
 	}
-	spec := o.spec
-	if spec.Kind == "" && spec.X == "" && spec.Y == "" {
-		sug, ok := charts.Suggest(res.Columns, res.Rows)
-		if !ok {
-			return usagef("chart: no chart suits this result (%s); pick one with --kind, --x and --y", describeColumns(res.Columns))
-		}
-		sug.Title = firstNonEmpty(spec.Title, sug.Title)
-		sug.Series = firstNonEmpty(spec.Series, sug.Series)
-		spec = sug
+	spec, _, err := chartspec.Complete(o.spec, res.Columns, res.Rows)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	png, err := charts.PNG(ctx, spec, res, charts.Options{Width: o.width, Height: o.height})
+	imgFormat := charts.FormatPNG
+	if o.out != "-" {
+		imgFormat = charts.FormatFor(o.out)
+	}
+	img, err := charts.PNG(ctx, spec, res, charts.Options{Width: o.width, Height: o.height, Other: o.other, Format: imgFormat})
 	if err != nil {
-		var se *charts.SpecError
-		if errors.As(err, &se) {
-			return usagef("chart: %v", err)
-		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &query.LimitError{Kind: "deadline", Msg: "drawing the chart took longer than the deadline", Hint: "chart fewer rows, or allow more time (--timeout)"}
 		}
@@ -91,26 +101,18 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 		fmt.Fprintf(s.err, "note: the result was cut at %d rows; the chart shows those\n", res.RowCount)
 	}
 	if o.out == "-" {
-		_, err := s.out.Write(png)
+		_, err := s.out.Write(img)
 		return err
 	}
-	if err := writeFileAtomic(o.out, png); err != nil {
-		return fmt.Errorf("chart: %w", err)
+	if err := atomicfile.WriteFile(o.out, img, 0o644); err != nil {
+		return outError("chart", o.out, fmt.Errorf("chart: %w", err))
 	}
 	series := ""
 	if spec.Series != "" {
 		series = " per " + spec.Series
 	}
-	fmt.Fprintf(s.err, "wrote %s: %s chart of %s by %s%s (%dx%d)\n", o.out, spec.Kind, firstNonEmpty(spec.Y, "count"), spec.X, series, o.width, o.height)
+	fmt.Fprintln(s.err, format.PrintableLine(fmt.Sprintf("wrote %s: %s chart of %s by %s%s (%dx%d)", o.out, spec.Kind, firstNonEmpty(spec.Y, "count"), spec.X, series, o.width, o.height)))
 	return nil
-}
-
-func describeColumns(cols []query.Column) string {
-	parts := make([]string, len(cols))
-	for i, c := range cols {
-		parts[i] = c.Name + " " + firstNonEmpty(c.Type, "?")
-	}
-	return "columns: " + strings.Join(parts, ", ")
 }
 
 func firstNonEmpty(s ...string) string {

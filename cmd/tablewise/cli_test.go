@@ -144,7 +144,7 @@ func TestExport(t *testing.T) {
 	if err != nil || len(recs) != 11888 {
 		t.Fatalf("%d records, %v; want 11,887 rows and a header", len(recs), err)
 	}
-	if !strings.Contains(errs, "exported 11887 rows") {
+	if !strings.Contains(errs, "exported 11,887 rows") {
 		t.Errorf("stderr %q", errs)
 	}
 	// The extension picks the format; a failing export leaves no file.
@@ -155,12 +155,21 @@ func TestExport(t *testing.T) {
 	if b, _ := os.ReadFile(jl); string(b) != "{\"a\":1}\n" {
 		t.Errorf("jsonl: %q", b)
 	}
+	// The CLI and the explorer pick formats the same way (export.FormatFor):
+	// .markdown is Markdown, not CSV.
+	md := filepath.Join(dir, "x.markdown")
+	if code, _, errs := runCLI(t, "", "export", "--sql", "SELECT 1 AS a", "--out", md); code != 0 {
+		t.Fatal(code, errs)
+	}
+	if b, _ := os.ReadFile(md); string(b) != "| a |\n| ---: |\n| 1 |\n" {
+		t.Errorf("markdown: %q", b)
+	}
 	bad := filepath.Join(dir, "bad.csv")
 	if code, _, _ := runCLI(t, "", "export", "--sql", "DELETE FROM orders", "--out", bad); code != 3 {
 		t.Errorf("refused export exit %d", code)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
+	if len(entries) != 3 {
 		t.Errorf("files left behind: %v", entries)
 	}
 }
@@ -202,12 +211,22 @@ func TestChart(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, `y column "name" is TEXT, not numeric`) {
 		t.Fatalf("bad spec: exit %d %q", code, errs)
 	}
+	// A partial spec is completed as every front door completes it
+	// (chartspec.Complete): the kind alone picks x and y.
+	code, _, errs = runCLI(t, "", "chart", "--sql", "SELECT c.name AS category, count(*) AS products FROM products p JOIN categories c USING (category_id) GROUP BY 1", "--kind", "pie", "--out", filepath.Join(dir, "pie.png"))
+	if code != 0 || !strings.Contains(errs, "pie chart of products by category") {
+		t.Fatalf("kind only: exit %d %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "chart", "--sql", "SELECT 'a' AS x", "--out", filepath.Join(dir, "none.png"))
+	if code != 2 || !strings.Contains(errs, "no chart suits this result on its own (1 row; columns x TEXT) — give the kind, x and y") {
+		t.Fatalf("no chart: exit %d %q", code, errs)
+	}
 	code, _, errs = runCLI(t, "", "chart", "--sql", "DELETE FROM products", "--out", filepath.Join(dir, "x.png"))
 	if code != 3 {
 		t.Fatalf("refused: exit %d %q", code, errs)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 {
 		t.Errorf("files: %v", entries)
 	}
 }
@@ -221,7 +240,7 @@ func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 		{"chart", "--db", path, "--sql", "SELECT a, a FROM t", "--kind", "bar", "--x", "a", "--y", "a", "--out", path},
 	} {
 		code, _, errs := runCLI(t, "", args...)
-		if code != exitUsage || !strings.Contains(errs, "it is the database file") {
+		if code != exitUsage || !strings.Contains(errs, "refusing to write to") || !strings.Contains(errs, "it is the database") {
 			t.Errorf("%v: exit %d %q", args, code, errs)
 		}
 	}
@@ -230,5 +249,28 @@ func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 	}
 	if _, err := os.Stat(path + "-journal"); err == nil {
 		t.Fatal("a journal file was created")
+	}
+}
+
+// TestOutputRefusedThroughSymlinkedDatabase: with the database given as a
+// link, an export to the real file's journal is refused; before, it wrote a
+// bogus hot journal that made every later read of the database fail.
+func TestOutputRefusedThroughSymlinkedDatabase(t *testing.T) {
+	real := testdb.Fixture(t)
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{real + "-journal", real + "-wal", real} {
+		code, _, errs := runCLI(t, "", "export", "--db", link, "--sql", "SELECT 'x' AS a", "--out", out)
+		if code != exitUsage || !strings.Contains(errs, "refusing to write to") {
+			t.Errorf("--out %s: exit %d %q", out, code, errs)
+		}
+	}
+	if _, err := os.Stat(real + "-journal"); err == nil {
+		t.Fatal("a journal file was written")
+	}
+	if code, out, errs := runCLI(t, "", "sql", "--db", real, "SELECT count(*) FROM t"); code != exitOK || !strings.Contains(out, "2") {
+		t.Fatalf("reading the database afterwards: exit %d %q %q", code, out, errs)
 	}
 }

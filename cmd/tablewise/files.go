@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,20 +33,34 @@ func readAllLimited(r io.Reader) (string, error) {
 	return string(b), nil
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so path is never left half-written.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
+// checkOut refuses an --out path that cannot be written before any work is
+// done: a directory, or a file in a directory that does not exist. "-" is
+// stdout.
+func checkOut(cmd, path string) error {
+	if path == "-" {
+		return nil
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() || strings.HasSuffix(path, string(filepath.Separator)) {
+		return usagef("%s: --out %s is a directory; give a file name, e.g. %s", cmd, path, filepath.Join(path, "result"+filepath.Ext(path)))
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("%s: --out %s: directory %s does not exist (create it first)", cmd, path, dir)
+	case !fi.IsDir():
+		return usagef("%s: --out %s: %s is not a directory", cmd, path, dir)
 	}
-	return os.Rename(tmp.Name(), path)
+	return nil
+}
+
+// outError turns a failure to write --out (a *fs.PathError naming it: no
+// permission, no space, a directory in the way) into a usage error; other
+// errors pass through.
+func outError(cmd, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return usagef("%s: cannot write --out %s: %v", cmd, path, pe.Err)
+	}
+	return err
 }

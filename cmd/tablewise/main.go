@@ -9,12 +9,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/fault"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
-	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -52,27 +56,45 @@ func newStreams(in io.Reader, out, errw io.Writer) *streams {
 	return &streams{in: in, out: out, err: errw, outTTY: isTerminal(out), errTTY: isTerminal(errw), getenv: os.Getenv}
 }
 
-// usageError is bad input from the user: exit 2.
-type usageError struct{ msg string }
+// usagef is bad input from the user: exit 2.
+func usagef(format string, args ...any) error {
+	return fault.New(fault.Usage, fmt.Sprintf(format, args...), "")
+}
 
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-const usage = `tablewise — explore a SQLite database read-only and ask it questions
+const usage = `tablewise — explore a SQL database (SQLite, PostgreSQL) read-only and ask it questions
 
 Usage:
   tablewise [--db PATH]                 open the explorer (built-in sample database without --db)
+  tablewise data.csv [more.json …]      explore data files: a table per file, loaded into memory
   tablewise sql [--db PATH] SQL         run one read-only statement (SQL "-" reads stdin)
-  tablewise schema [--db PATH] [TABLE…] show tables, columns, keys and row counts
+  tablewise schema [--db PATH] [TABLE…]
+                                        show tables, columns, keys and row counts
   tablewise ask [--db PATH] QUESTION    answer a question in plain language, with the SQL that produced it
-  tablewise chart --sql SQL --out F.png draw a chart of a result (kind, x and y suggested unless given)
-  tablewise export --sql SQL --out FILE export a whole result as CSV, JSON or JSON Lines
+  tablewise chart --sql SQL --out F.png
+                                        draw a chart of a result (kind, x and y suggested unless given)
+  tablewise export --sql SQL --out FILE
+                                        export a whole result as CSV, JSON, JSON Lines or Markdown
   tablewise mcp [--db PATH ...] [--http ADDR]
                                         serve databases to MCP clients (stdio, or streamable HTTP)
+  tablewise discord [--db PATH ...]     answer questions in Discord (token in DISCORD_BOT_TOKEN)
   tablewise doctor [--db PATH]          check that the database opens read-only and the guard works
+  tablewise health [--db PATH] [TABLE…] find schema and data problems, each with its fix as SQL (never run)
+  tablewise explain [--db PATH] [--analyze] SQL
+                                        show how the database would run a statement, with notes on slow
+                                        steps; --analyze runs it once, read-only, for actual rows and time
+  tablewise advise [--db PATH] --sql SQL | --workload FILE
+                                        suggest indexes, proven with the planner (never created), or a
+                                        labelled estimate where the planner cannot try them
+  tablewise migrate-check --up FILE [--down FILE]
+                                        rehearse a migration on an in-memory copy of the schema: what it
+                                        destroys, what it changes, whether down undoes it
+  tablewise eval --suite FILE|bird:DIR|spider:DIR|behaviours
+                                        measure answers: execution accuracy, abstentions, cost, latency
+  tablewise version                     print the version (also --version)
 
-Every command takes --db PATH (a SQLite file or file: URI). The database is never written.
+Every command takes --db PATH: a SQLite file or file: URI, a postgres:// or mysql:// URL, or a
+data file (.csv, .tsv, .json, .jsonl, .parquet; repeat --db for several). Without it,
+$TABLEWISE_DB, else the built-in sample. The database and the files are never written.
 Run "tablewise COMMAND --help" for a command's flags.
 
 Exit codes: 0 ok · 1 internal error · 2 usage · 3 refused (read-only) · 4 database error · 5 deadline or resource limit · 130 interrupted
@@ -80,7 +102,30 @@ Exit codes: 0 ok · 1 internal error · 2 usage · 3 refused (read-only) · 4 da
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := newStreams(stdin, stdout, stderr)
-	return s.exit(dispatch(ctx, args, s))
+	err := dispatch(ctx, args, s)
+	if h := (*helpRequest)(nil); errors.As(err, &h) {
+		fmt.Fprint(s.out, h.text)
+		return exitOK
+	}
+	return s.exit(err)
+}
+
+// commands are the subcommands, by name.
+var commands = map[string]func(context.Context, []string, *streams) error{
+	"sql":     runSQL,
+	"schema":  runSchema,
+	"export":  runExport,
+	"doctor":  runDoctor,
+	"health":  runHealth,
+	"explain": runExplain,
+	"advise":  runAdvise,
+
+	"migrate-check": runMigrateCheck,
+	"ask":           runAsk,
+	"chart":         runChart,
+	"mcp":           runMCP,
+	"discord":       runDiscord,
+	"eval":          runEval,
 }
 
 func dispatch(ctx context.Context, args []string, s *streams) error {
@@ -88,21 +133,13 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
+	if cmd == "" && len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		cmd = "version"
+	}
+	if run, ok := commands[cmd]; ok {
+		return run(ctx, args, s)
+	}
 	switch cmd {
-	case "sql":
-		return runSQL(ctx, args, s)
-	case "schema":
-		return runSchema(ctx, args, s)
-	case "export":
-		return runExport(ctx, args, s)
-	case "doctor":
-		return runDoctor(ctx, args, s)
-	case "ask":
-		return runAsk(ctx, args, s)
-	case "chart":
-		return runChart(ctx, args, s)
-	case "mcp":
-		return runMCP(ctx, args, s)
 	case "version":
 		fmt.Fprintf(s.out, "tablewise %s\n", version)
 		return nil
@@ -112,8 +149,21 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 	case "":
 		return runDefault(ctx, args, s)
 	}
-	if strings.HasSuffix(cmd, ".db") || strings.HasSuffix(cmd, ".sqlite") || strings.HasSuffix(cmd, ".sqlite3") || strings.HasPrefix(cmd, "file:") {
-		return runDefault(ctx, append([]string{"--db", cmd}, args...), s)
+	if db.LooksLikeDatabase(cmd) {
+		flags := []string{"--db", cmd}
+		// tablewise a.csv b.json: several data files, a table each.
+		for db.DataFiles(cmd) && len(args) > 0 && db.DataFiles(args[0]) {
+			flags, args = append(flags, "--db", args[0]), args[1:]
+		}
+		return runDefault(ctx, append(flags, args...), s)
+	}
+	names := []string{"version", "help"}
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if near := guard.Nearest(cmd, names, 1); len(near) > 0 {
+		return usagef("unknown command %q — did you mean %q? (tablewise help lists the commands)", cmd, near[0])
 	}
 	return usagef("unknown command %q\n\n%s", cmd, usage)
 }
@@ -122,7 +172,8 @@ func dispatch(ctx context.Context, args []string, s *streams) error {
 // otherwise (piped) a summary of the database and the commands to try.
 func runDefault(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("tablewise")
-	dbPath := fs.String("db", "", "SQLite database file or file: URI (default: the built-in sample)")
+	var dbPath string
+	dbFlag(fs, &dbPath)
 	help := fs.Bool("help", false, "show help")
 	var mf modelFlags
 	mf.register(fs)
@@ -133,70 +184,109 @@ func runDefault(ctx context.Context, args []string, s *streams) error {
 		fmt.Fprint(s.out, usage)
 		return nil
 	}
-	d, err := openDB(ctx, *dbPath)
+	d, err := s.openDB(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	if s.outTTY {
-		a, closeFn, err := newAsker(d, mf, s.getenv)
+		// The explorer's conversation lasts as long as it runs.
+		svc, err := newAskService(mf, s.getenv, ask.NewMemory(1, 0))
 		if err != nil {
 			return err
 		}
-		defer closeFn()
-		return runTUI(ctx, d, s, a)
+		defer svc.Close()
+		return runTUI(ctx, d, s, svc)
 	}
 	fmt.Fprint(s.out, usage)
-	fmt.Fprintf(s.out, "\nDatabase: %s\n\n", d.Label())
-	return printSchemaSummary(ctx, d, s)
+	fmt.Fprintf(s.out, "\nDatabase: %s\n\n", format.PrintableLine(d.Label()))
+	return printSchemaSummary(ctx, d, dbPath, s)
 }
 
 // openDB opens path, or the built-in sample database when path is empty.
 func openDB(ctx context.Context, path string) (*db.DB, error) {
-	label := ""
+	return openDBWith(ctx, path, db.Options{})
+}
+
+func openDBWith(ctx context.Context, path string, opt db.Options) (*db.DB, error) {
 	if path == "" {
 		p, err := data.SamplePath()
 		if err != nil {
 			return nil, fmt.Errorf("prepare the sample database: %w", err)
 		}
-		path, label = p, data.SampleName
+		path, opt.Label = p, data.SampleName
 	}
-	return db.Open(ctx, path, db.Options{Label: label})
+	return db.Open(ctx, path, opt)
 }
 
-// exit prints err with its hint and returns the exit code for it.
+// envDB names the database commands open when --db is not given.
+const envDB = "TABLEWISE_DB"
+
+// dbs is the databases given with --db, else the one TABLEWISE_DB names,
+// else none (the built-in sample).
+func (s *streams) dbs(given []string) []string {
+	if len(given) == 0 {
+		if v := strings.TrimSpace(s.getenv(envDB)); v != "" {
+			return []string{v}
+		}
+	}
+	return given
+}
+
+// openDB opens path (when empty: TABLEWISE_DB, else the built-in sample)
+// like openDB and prints the database's warnings (such as rows that
+// immutable=1 hides) on stderr. Data files loaded into memory show a
+// progress line on a terminal while they load, and a line saying what was
+// loaded when that took a while.
+func (s *streams) openDB(ctx context.Context, path string) (*db.DB, error) {
+	if path == "" {
+		if dbs := s.dbs(nil); len(dbs) == 1 {
+			path = dbs[0]
+		}
+	}
+	var opt db.Options
+	stop := func() {}
+	if s.errTTY && db.DataFiles(path) {
+		opt.Progress = &engine.LoadProgress{}
+		stop = showLoadProgress(s.err, opt.Progress)
+	}
+	d, err := openDBWith(ctx, path, opt)
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range d.Warnings() {
+		fmt.Fprintln(s.err, "warning: "+w)
+	}
+	return d, nil
+}
+
+// exit prints err with its hint (core/fault) and returns its exit code.
 func (s *streams) exit(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	code := exitCode(err)
+	kind, msg, hint := fault.Explain(err)
 	prefix := "error: "
-	if code == exitRefused {
+	if kind == fault.Refused {
 		prefix = "refused: "
 	}
-	fmt.Fprintln(s.err, prefix+err.Error())
-	return code
+	fmt.Fprintln(s.err, format.Printable(prefix+format.WithHint(msg, hint)))
+	return exitCodes[kind]
 }
 
+// exitCode is the exit code for err.
 func exitCode(err error) int {
-	var (
-		ue  *usageError
-		rej *guard.Rejection
-		se  *guard.SQLError
-		le  *query.LimitError
-		be  *budgetError
-	)
-	switch {
-	case errors.As(err, &ue), errors.Is(err, guard.ErrEmpty), errors.Is(err, db.ErrNotFound):
-		return exitUsage
-	case errors.As(err, &rej):
-		return exitRefused
-	case errors.As(err, &le), errors.As(err, &be):
-		return exitLimit
-	case errors.As(err, &se):
-		return exitDatabase
-	case errors.Is(err, context.Canceled):
-		return exitInterrupted
-	}
-	return exitInternal
+	kind, _, _ := fault.Explain(err)
+	return exitCodes[kind]
+}
+
+// exitCodes maps each kind of failure to its exit code.
+var exitCodes = map[fault.Kind]int{
+	fault.Internal: exitInternal,
+	fault.Usage:    exitUsage,
+	fault.Refused:  exitRefused,
+	fault.Database: exitDatabase,
+	fault.Limit:    exitLimit,
+	fault.Canceled: exitInterrupted,
 }

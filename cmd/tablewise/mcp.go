@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/tablewise/tablewise/bridge/mcp"
-	"github.com/tablewise/tablewise/core/agent"
+	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/data"
 )
@@ -21,13 +23,13 @@ import (
 const mcpUsage = `tablewise mcp — serve the database to MCP clients (Claude Code, Claude Desktop…), read-only
 
 Usage:
-  tablewise mcp [--db PATH ...] [--http ADDR] [--token-env VAR] [--allow-origin ORIGIN ...]
+  tablewise mcp [--db PATH ...] [--http ADDR] [--token-env VAR] [--allow-origin ORIGIN ...] [--checks]
 
 Without --http the server speaks MCP on stdin and stdout (logs go to stderr).
 With --http it serves streamable HTTP at http://ADDR/mcp and GET /healthz.
 
 Flags:
-  --db PATH             a SQLite file to serve; repeat for several (each tool then takes a
+  --db PATH             a SQLite file (or data files: a.csv,b.json) to serve; repeat for several (each tool then takes a
                         database argument naming one by its label: the file name without
                         extension, or LABEL in --db LABEL=PATH). Default: the built-in sample.
   --http ADDR           serve streamable HTTP on ADDR, e.g. 127.0.0.1:8765; an address beyond
@@ -36,9 +38,16 @@ Flags:
   --allow-origin ORIGIN let browsers at ORIGIN (scheme://host[:port]) call; repeatable. Requests
                         with any other Origin are refused, and so are Host headers other than
                         localhost, the bind host and the allowed origins' hosts.
+  --checks              also serve the database checks: validate_schema, suggest_index (proven
+                        with the planner), migration_context and validate_migration (rehearsed
+                        on a copy of the schema); off by default, as every tool's description
+                        goes to the model
+  --scratch URL         with --checks: a separate PostgreSQL or MySQL/MariaDB database where
+                        validate_migration rehearses a server database's migrations (never a
+                        --db one)
   --log-level LEVEL     debug, info, warn or error (default info)
-  --provider, --model   a model provider for the ask tool (as for tablewise ask); the ask tool
-                        appears only when one is configured (ANTHROPIC_API_KEY, OPENAI_API_KEY…)
+  --provider, --model   who answers the ask tool (as for tablewise ask): a model when one is
+                        configured (ANTHROPIC_API_KEY, OPENAI_API_KEY…), else the built-in planner
 
 Claude Code:  claude mcp add tablewise -- tablewise mcp --db ./shop.db
 `
@@ -62,6 +71,8 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	addr := fs.String("http", "", "serve streamable HTTP on this address, e.g. 127.0.0.1:8765")
 	tokenEnv := fs.String("token-env", "", "environment variable holding the bearer token HTTP clients must send")
 	fs.Var(&origins, "allow-origin", "browser origin allowed to call (repeatable)")
+	checks := fs.Bool("checks", false, "also serve validate_schema, suggest_index, migration_context and validate_migration")
+	scratch := fs.String("scratch", "", "with --checks: the URL of a separate database where validate_migration rehearses server migrations")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	help := fs.Bool("help", false, "show help")
 	var mf modelFlags
@@ -110,24 +121,27 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 		}
 	}
 
-	opened, err := openMCPDatabases(ctx, dbs)
+	if *scratch != "" && !*checks {
+		return usagef("mcp: --scratch is where validate_migration rehearses, a check tool: add --checks")
+	}
+	opened, err := openMCPDatabases(ctx, s.dbs(dbs))
 	for _, d := range opened {
 		defer d.Close()
 	}
 	if err != nil {
 		return err
 	}
-	// The ask tool appears only when a model provider is configured.
-	p, tw, closeProvider, err := newProvider(mf, s.getenv)
+	// The ask tool is always served: by the agent with a model, else by the
+	// offline planner. Threads live in memory, the least recently used
+	// forgotten past ask.DefaultConversations or ask.DefaultMemoryBytes.
+	svc, err := newAskService(mf, s.getenv, ask.NewMemory(0, 0))
 	if err != nil {
 		return err
 	}
-	defer closeProvider()
-	mo := mcp.Options{Databases: opened, Version: version, Logger: logger}
-	if p != nil {
-		mo.NewAgent = func(d *db.DB) *agent.Agent { return agent.New(d, p, agent.CoreTools(d), agent.Options{Trace: tw}) }
-		logger.Info("ask tool enabled", "provider", p.Name(), "model", p.Model())
-	}
+	defer svc.Close()
+	who, model := svc.Provider()
+	logger.Info("ask tool", "provider", who, "model", model)
+	mo := mcp.Options{Databases: opened, Version: version, Logger: logger, Ask: svc, Checks: *checks, Scratch: *scratch}
 	srv, err := mcp.New(mo)
 	if err != nil {
 		return err
@@ -135,14 +149,34 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	if *addr == "" {
 		return srv.ServeStdio(ctx, s.in, s.out)
 	}
+	// Many clients may each fetch a result of megabytes: a soft limit keeps
+	// the garbage collector ahead of such bursts (GOMEMLIMIT overrides it).
+	if s.getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mcpMemoryLimit))
+	}
 	if err := srv.ListenAndServe(ctx, opt); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil
+		}
+		if oe := (*net.OpError)(nil); errors.As(err, &oe) && oe.Op == "listen" {
+			// The address is the user's to change: in use, not this
+			// machine's, or a port that needs privileges.
+			why := oe.Err.Error()
+			if errors.Is(err, syscall.EADDRINUSE) {
+				why = "the address is already in use (another server is listening there)"
+			}
+			return usagef("mcp: cannot listen on --http %s: %s; pick another port, e.g. --http 127.0.0.1:8766", *addr, why)
 		}
 		return err
 	}
 	return nil
 }
+
+// mcpMemoryLimit is the soft memory limit of tablewise mcp --http. With at
+// most mcp.DefaultMaxConcurrentCalls tool calls at once it is rarely
+// reached; past it the collector runs more often rather than the heap
+// growing.
+const mcpMemoryLimit = 384 << 20
 
 // isLoopback says whether host (from --http host:port) only listens on
 // this machine: localhost or a loopback address. An empty host listens on
@@ -202,6 +236,20 @@ func openMCPDatabases(ctx context.Context, paths []string) ([]*db.DB, error) {
 // defaultLabel is a database's label: the file name without extension
 // (shop.db → shop).
 func defaultLabel(path string) string {
+	if db.DataFiles(path) && strings.Contains(path, ",") {
+		// Several data files, one database: orders.csv,customers.json → orders+customers.
+		var names []string
+		for _, p := range strings.Split(path, ",") {
+			names = append(names, defaultLabel(strings.TrimSpace(p)))
+		}
+		return strings.Join(names, "+")
+	}
+	if u, err := url.Parse(path); err == nil && u.Scheme != "" && u.Scheme != "file" && u.Host != "" {
+		if name := strings.Trim(u.Path, "/"); name != "" {
+			return name // a server's database: its name
+		}
+		return u.Hostname()
+	}
 	if strings.HasPrefix(path, "file:") {
 		path = strings.TrimPrefix(path, "file:")
 		if i := strings.IndexByte(path, '?'); i >= 0 {

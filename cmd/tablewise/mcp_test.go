@@ -239,6 +239,7 @@ func TestIsLoopback(t *testing.T) {
 func TestMCPLabels(t *testing.T) {
 	for in, want := range map[string]string{
 		"shop.db": "shop", "/x/y/chinook.sqlite": "chinook", "file:/x/a.b.db?immutable=1": "a.b", "noext": "noext", ".hidden": ".hidden",
+		"orders.csv": "orders", "/d/orders.csv,/d/customers.json": "orders+customers",
 	} {
 		if got := defaultLabel(in); got != want {
 			t.Errorf("defaultLabel(%q) = %q, want %q", in, got, want)
@@ -430,7 +431,9 @@ func TestMCPAskWithModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	if b, err := os.ReadFile(trace); err != nil || strings.Count(string(b), "\n") != 3 {
+	// Two model calls and a tool call answer; the review adds a model call
+	// and a review line.
+	if b, err := os.ReadFile(trace); err != nil || strings.Count(string(b), "\n") != 5 {
 		t.Errorf("trace: %v\n%s", err, b)
 	}
 }

@@ -3,26 +3,30 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/tools"
 )
 
 func runSchema(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("schema")
-	dbPath := fs.String("db", "", "SQLite database file or file: URI (default: the built-in sample)")
-	format := fs.String("format", "text", "output format: text or json")
+	var dbPath string
+	dbFlag(fs, &dbPath)
+	outFormat := fs.String("format", "text", "output format: text or json")
 	names, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("schema: unknown format %q (choose text or json)", *format)
+	if err := textOrJSON(fs, *outFormat); err != nil {
+		return err
 	}
-	d, err := openDB(ctx, *dbPath)
+	d, err := s.openDB(ctx, dbPath)
 	if err != nil {
 		return err
 	}
@@ -35,23 +39,19 @@ func runSchema(ctx context.Context, args []string, s *streams) error {
 	if len(names) > 0 {
 		tables = nil
 		for _, n := range names {
-			t := cat.Table(n)
-			if t == nil {
-				hint := "tablewise schema lists every table"
-				if near := guard.Nearest(n, cat.TableNames(), 3); len(near) > 0 {
-					hint = "did you mean " + strings.Join(near, ", ") + "? (" + hint + ")"
-				}
-				return usagef("schema: no such table: %s — %s", n, hint)
+			t, err := tools.LookupTable(cat, n)
+			if err != nil {
+				return noSuchTable("schema", err)
 			}
 			tables = append(tables, t)
 		}
 	}
-	if *format == "json" {
+	if *outFormat == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
-			Database string      `json:"database"`
-			Tables   []*db.Table `json:"tables"`
+			Database string           `json:"database"`
+			Tables   []*catalog.Table `json:"tables"`
 		}{d.Label(), tables})
 	}
 	for i, t := range tables {
@@ -63,9 +63,28 @@ func runSchema(ctx context.Context, args []string, s *streams) error {
 	return nil
 }
 
+// noSuchTable is the usage error of a command given a table that does not
+// exist (a *tools.NotFoundError): its name, the nearest names and where to
+// see them all. Other errors pass through.
+func noSuchTable(cmd string, err error) error {
+	var nf *tools.NotFoundError
+	if !errors.As(err, &nf) {
+		return err
+	}
+	hint := "tablewise schema lists every table"
+	if len(nf.Nearest) > 0 {
+		hint = "did you mean " + strings.Join(nf.Nearest, ", ") + "? (" + hint + ")"
+	}
+	return usagef("%s: %s — %s", cmd, format.PrintableLine(nf.Message()), hint)
+}
+
 // writeTableCard prints one table: its columns with types and keys, the
 // foreign keys both ways, indexes and row count.
-func writeTableCard(w io.Writer, cat *db.Catalog, t *db.Table) {
+func writeTableCard(out io.Writer, cat *catalog.Catalog, t *catalog.Table) {
+	// Names, types and comments come from the database: the card is made
+	// printable as a whole before it reaches the terminal.
+	w := &strings.Builder{}
+	defer func() { io.WriteString(out, format.Printable(w.String())) }()
 	fmt.Fprintf(w, "%s %s (%s)\n", t.Kind, t.Name, rowCount(t))
 	fk := map[string]string{}
 	for _, f := range t.ForeignKeys {
@@ -113,55 +132,69 @@ func writeTableCard(w io.Writer, cat *db.Catalog, t *db.Table) {
 	}
 }
 
-func rowCount(t *db.Table) string {
+func rowCount(t *catalog.Table) string {
 	switch {
 	case t.RowCount < 0:
 		return "row count unknown"
 	case t.RowCountEstimated:
-		return fmt.Sprintf("about %s rows", thousands(t.RowCount))
+		return fmt.Sprintf("about %s rows", format.Count(t.RowCount))
 	case t.RowCount == 1:
 		return "1 row"
 	}
-	return thousands(t.RowCount) + " rows"
+	return format.Count(t.RowCount) + " rows"
 }
 
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// printSchemaSummary lists tables with row and column counts.
-func printSchemaSummary(ctx context.Context, d *db.DB, s *streams) error {
+// printSchemaSummary lists tables with row and column counts, and a
+// command to try on dbPath ("" for the built-in sample).
+func printSchemaSummary(ctx context.Context, d *db.DB, dbPath string, s *streams) error {
 	cat, err := d.Catalog(ctx)
 	if err != nil {
 		return err
 	}
 	w := 0
 	for _, t := range cat.Tables {
-		w = max(w, len(t.Name))
+		w = max(w, len(format.PrintableLine(t.Name)))
 	}
 	for _, t := range cat.Tables {
-		fmt.Fprintf(s.out, "  %-*s  %-5s  %3d columns  %s\n", w, t.Name, t.Kind, len(t.Columns), rowCount(t))
+		fmt.Fprintf(s.out, "  %-*s  %-5s  %3d columns  %s\n", w, format.PrintableLine(t.Name), t.Kind, len(t.Columns), rowCount(t))
 	}
-	fmt.Fprintln(s.out, "\nTry:  tablewise sql \"SELECT * FROM "+firstTable(cat)+" LIMIT 5\"")
+	if t := firstTable(cat); t != nil {
+		dl := d.Dialect()
+		on := ""
+		if dbPath != "" {
+			on = "--db " + shellWord(dbPath) + " "
+		}
+		sql := "SELECT * FROM " + format.PrintableLine(dl.QuoteIdentIfNeeded(t.Name)) + " " + dl.Limit(5)
+		arg := `"` + sql + `"`
+		if strings.ContainsAny(sql, "\"$`\\!") { // a quoted name ("Album"): single quotes for the shell
+			arg = "'" + strings.ReplaceAll(sql, "'", `'\''`) + "'"
+		}
+		fmt.Fprintln(s.out, "\nTry:  tablewise sql "+format.PrintableLine(on)+arg)
+	}
 	return nil
 }
 
-func firstTable(cat *db.Catalog) string {
+// firstTable is the first table, else the first view, nil when there is
+// neither.
+func firstTable(cat *catalog.Catalog) *catalog.Table {
 	for _, t := range cat.Tables {
 		if t.Kind == "table" {
-			return db.QuoteIdentIfNeeded(t.Name)
+			return t
 		}
 	}
-	return "sqlite_schema"
+	if len(cat.Tables) > 0 {
+		return cat.Tables[0]
+	}
+	return nil
+}
+
+// shellWord quotes w for a POSIX shell when it holds anything but
+// letters, digits and . _ / , : = + -.
+func shellWord(w string) string {
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._/,:=+-", c)) {
+			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return w
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
-	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -18,142 +19,274 @@ type tableStyle struct {
 
 const (
 	maxCellWidth = 48
+	minCellWidth = 8
+	// sizingRows rows are held to size the columns; the rows after them
+	// are written as they come, cut to those widths.
+	sizingRows = 200
+	// maxCellBytes bounds the bytes of a value looked at: far more than
+	// maxCellWidth cells need.
+	maxCellBytes = 1024
 	sgrBold      = "\x1b[1m"
 	sgrDim       = "\x1b[2m"
 	sgrReset     = "\x1b[0m"
 )
 
-// renderTable writes an aligned table: numbers right-aligned, NULL shown
-// distinctly, long cells cut with "…", and a row-count footer.
-func renderTable(w io.Writer, res *query.Result, st tableStyle) {
-	n := len(res.Columns)
-	cells := make([][]string, len(res.Rows))
-	widths := make([]int, n)
-	right := make([]bool, n)
-	for i, c := range res.Columns {
-		widths[i] = ansi.StringWidth(c.Name)
+// tableWriter is a query.Sink that writes an aligned table as the rows
+// stream: numbers right-aligned, NULL shown distinctly, long cells cut with
+// "…", control characters made visible (format.PrintableLine), and a
+// row-count footer. It holds only the first sizingRows rows (to size the
+// columns) and only the columns that can fit the width, so its time and
+// memory per row do not grow with the result's width or length.
+type tableWriter struct {
+	out   *bufio.Writer
+	st    tableStyle
+	names []string // printable column names, for the columns kept
+	total int      // columns in the result
+	// kept columns are read at all: no more than can ever fit the width.
+	kept   int
+	widths []int
+	right  []bool
+	sample [][]tableCell // rows held until the columns are sized
+	sized  bool
+	rows   int
+}
+
+type tableCell struct {
+	text    string // printable, one line
+	null    bool
+	numeric bool
+}
+
+func newTableWriter(w io.Writer, st tableStyle) *tableWriter {
+	return &tableWriter{out: bufio.NewWriterSize(w, 64<<10), st: st}
+}
+
+func (t *tableWriter) Begin(cols []query.Column) error {
+	t.total = len(cols)
+	// A column takes at least minCellWidth cells and two of separation.
+	t.kept = min(len(cols), max(1, (t.st.width+2)/(minCellWidth+2)))
+	t.names = make([]string, t.kept)
+	for i := range t.names {
+		t.names[i] = clipCell(cols[i].Name)
 	}
-	for r, row := range res.Rows {
-		cells[r] = make([]string, n)
-		for i, v := range row {
-			s := cellText(v)
-			cells[r][i] = s
-			widths[i] = max(widths[i], min(ansi.StringWidth(s), maxCellWidth))
-			if _, num := v.(int64); num {
-				right[i] = true
-			} else if _, num := v.(float64); num {
-				right[i] = true
-			}
+	return nil
+}
+
+func (t *tableWriter) Row(cur query.Cursor) error {
+	row := make([]tableCell, t.kept)
+	for i := range row {
+		switch cur.Kind(i) {
+		case query.Null:
+			row[i] = tableCell{text: "NULL", null: true}
+		case query.Integer:
+			row[i] = tableCell{text: strconv.FormatInt(cur.Int64(i), 10), numeric: true}
+		case query.Real:
+			row[i] = tableCell{text: format.Float(cur.Float64(i)), numeric: true}
+		case query.Text:
+			row[i] = tableCell{text: textCell(cur.Bytes(i))}
+		case query.Blob:
+			row[i] = tableCell{text: format.Blob(cur.Bytes(i))}
 		}
 	}
-	fit(widths, st.width)
-	var b strings.Builder
-	line := func(vals []string, header bool, nulls []bool) {
-		for i, v := range vals {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			v = ansi.Truncate(v, widths[i], "…")
-			pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(v))
-			if right[i] && !header {
-				b.WriteString(pad)
-			}
-			switch {
-			case header && st.color:
-				b.WriteString(sgrBold + v + sgrReset)
-			case nulls != nil && nulls[i] && st.color:
-				b.WriteString(sgrDim + v + sgrReset)
-			default:
-				b.WriteString(v)
-			}
-			if !right[i] || header {
-				if i < len(vals)-1 {
-					b.WriteString(pad)
-				}
-			}
+	return t.add(row)
+}
+
+// addValues adds a row of values (nil, int64, float64, string, []byte).
+func (t *tableWriter) addValues(vals []any) error {
+	row := make([]tableCell, t.kept)
+	for i := range row {
+		switch x := vals[i].(type) {
+		case nil:
+			row[i] = tableCell{text: "NULL", null: true}
+		case int64:
+			row[i] = tableCell{text: strconv.FormatInt(x, 10), numeric: true}
+		case float64:
+			row[i] = tableCell{text: format.Float(x), numeric: true}
+		case string:
+			row[i] = tableCell{text: textCell(x)}
+		case []byte:
+			row[i] = tableCell{text: format.Blob(x)}
+		default:
+			row[i] = tableCell{text: clipCell(fmt.Sprint(x))}
 		}
-		b.WriteString("\n")
 	}
-	names := make([]string, n)
-	for i, c := range res.Columns {
-		names[i] = c.Name
-	}
-	line(names, true, nil)
-	rule := make([]string, n)
-	for i := range rule {
-		rule[i] = strings.Repeat("─", widths[i])
-	}
-	line(rule, true, nil)
-	for r, row := range res.Rows {
-		nulls := make([]bool, n)
-		for i, v := range row {
-			nulls[i] = v == nil
+	return t.add(row)
+}
+
+func (t *tableWriter) add(row []tableCell) error {
+	t.rows++
+	if !t.sized {
+		t.sample = append(t.sample, row)
+		if len(t.sample) < sizingRows {
+			return nil
 		}
-		line(cells[r], false, nulls)
+		t.size() // writes the rows held, this one included
+	} else {
+		t.line(row, false)
+	}
+	if t.out.Buffered() >= 32<<10 {
+		return t.out.Flush()
+	}
+	return nil
+}
+
+// size fixes the column widths and alignment from the header and the rows
+// held, writes the header and the held rows.
+func (t *tableWriter) size() {
+	t.sized = true
+	t.widths = make([]int, t.kept)
+	t.right = make([]bool, t.kept)
+	for i, n := range t.names {
+		t.widths[i] = min(format.Width(n), maxCellWidth)
+	}
+	for _, row := range t.sample {
+		for i, c := range row {
+			t.widths[i] = max(t.widths[i], min(format.Width(c.text), maxCellWidth))
+			t.right[i] = t.right[i] || c.numeric
+		}
+	}
+	shown := fit(t.widths, t.st.width)
+	t.widths, t.right, t.names = t.widths[:shown], t.right[:shown], t.names[:shown]
+	names := make([]tableCell, shown)
+	rule := make([]tableCell, shown)
+	for i := range names {
+		names[i] = tableCell{text: t.names[i]}
+		rule[i] = tableCell{text: strings.Repeat("─", t.widths[i])}
+	}
+	t.line(names, true)
+	t.line(rule, true)
+	for _, row := range t.sample {
+		t.line(row, false)
+	}
+	t.sample = nil
+}
+
+// line writes one row of cells, each cut or padded to its column.
+func (t *tableWriter) line(cells []tableCell, header bool) {
+	last := len(t.widths) - 1
+	for i, w := range t.widths {
+		if i > 0 {
+			t.out.WriteString("  ")
+		}
+		c := cells[i]
+		v := format.ClipWidth(c.text, w)
+		pad := w - format.Width(v)
+		right := t.right[i] && !header
+		if right {
+			writeSpaces(t.out, pad)
+		}
+		switch {
+		case header && t.st.color:
+			t.out.WriteString(sgrBold + v + sgrReset)
+		case c.null && t.st.color:
+			t.out.WriteString(sgrDim + v + sgrReset)
+		default:
+			t.out.WriteString(v)
+		}
+		if !right && i < last {
+			writeSpaces(t.out, pad)
+		}
+	}
+	t.out.WriteByte('\n')
+}
+
+// Finish writes the held rows if the result was short, then the footer,
+// and flushes. With sum nil (the run failed) it writes nothing more.
+func (t *tableWriter) Finish(sum *query.Summary) error {
+	if sum == nil {
+		return nil
+	}
+	if !t.sized {
+		t.size()
 	}
 	var foot string
 	switch {
-	case len(res.Rows) < res.RowCount && res.Truncated:
-		foot = fmt.Sprintf("(first %d of %d+ rows)", len(res.Rows), res.RowCount)
-	case len(res.Rows) < res.RowCount:
-		foot = fmt.Sprintf("(first %d of %d rows)", len(res.Rows), res.RowCount)
-	case res.Truncated:
-		foot = fmt.Sprintf("(first %s; more exist)", plural(res.RowCount, "row"))
+	case t.rows < sum.RowCount && sum.Truncated:
+		foot = fmt.Sprintf("(first %d of %d+ rows)", t.rows, sum.RowCount)
+	case t.rows < sum.RowCount:
+		foot = fmt.Sprintf("(first %d of %d rows)", t.rows, sum.RowCount)
+	case sum.Truncated:
+		foot = fmt.Sprintf("(first %s; more exist)", format.Plural(int64(sum.RowCount), "row"))
 	default:
-		foot = fmt.Sprintf("(%s)", plural(res.RowCount, "row"))
+		foot = fmt.Sprintf("(%s)", format.Plural(int64(sum.RowCount), "row"))
 	}
-	if st.color {
+	if len(t.widths) < t.total {
+		foot += fmt.Sprintf(" — %d of %d columns shown: --format csv or json has them all", len(t.widths), t.total)
+	}
+	if t.st.color {
 		foot = sgrDim + foot + sgrReset
 	}
-	b.WriteString(foot + "\n")
-	io.WriteString(w, b.String())
+	t.out.WriteString(foot + "\n")
+	return t.out.Flush()
 }
 
-// fit shrinks the widest columns until the table fits the terminal.
-func fit(widths []int, total int) {
-	sum := func() int {
-		s := 2 * (len(widths) - 1)
-		for _, w := range widths {
-			s += w
+// renderTable writes a collected result as a table (see tableWriter).
+func renderTable(w io.Writer, res *query.Result, st tableStyle) {
+	t := newTableWriter(w, st)
+	_ = t.Begin(res.Columns)
+	for _, row := range res.Rows {
+		_ = t.addValues(row)
+	}
+	_ = t.Finish(&query.Summary{RowCount: res.RowCount, Truncated: res.Truncated})
+}
+
+// fit shrinks the widest columns until the table fits total cells, none
+// below minCellWidth, and returns how many columns are shown: the leading
+// ones that fit when even the narrowest widths do not (at least one).
+func fit(widths []int, total int) int {
+	need := func(ws []int, limit int) int {
+		s := 2 * (len(ws) - 1)
+		for _, w := range ws {
+			s += min(w, limit)
 		}
 		return s
 	}
-	for sum() > total {
-		wi := 0
-		for i, w := range widths {
-			if w > widths[wi] {
-				wi = i
-			}
-		}
-		if widths[wi] <= 8 {
-			return
-		}
-		widths[wi]--
+	shown := len(widths)
+	for shown > 1 && need(widths[:shown], minCellWidth) > total {
+		shown--
 	}
+	ws := widths[:shown]
+	if need(ws, maxCellWidth) <= total {
+		return shown
+	}
+	// The largest limit at which the columns fit; every column above it
+	// is cut to it, and the room left goes one cell each to the rightmost
+	// of them (as shaving the leftmost widest column a cell at a time
+	// would leave them).
+	limit := maxCellWidth
+	for limit > minCellWidth && need(ws, limit) > total {
+		limit--
+	}
+	room := total - need(ws, limit)
+	for i := len(ws) - 1; i >= 0; i-- {
+		if ws[i] > limit && room > 0 {
+			ws[i] = limit + 1
+			room--
+			continue
+		}
+		ws[i] = min(ws[i], limit)
+	}
+	return shown
 }
 
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return string(export.AppendFloat(nil, x))
-	case string:
-		return strings.NewReplacer("\n", "↵", "\r", "", "\t", " ").Replace(x)
-	case []byte:
-		if len(x) > 16 {
-			return fmt.Sprintf("<blob %d bytes>", len(x))
-		}
-		return fmt.Sprintf("0x%x", x)
-	}
-	return fmt.Sprint(v)
+// clipCell makes s a printable line of at most maxCellWidth cells.
+func clipCell(s string) string {
+	return format.ClipWidth(format.PrintableLine(s), maxCellWidth)
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
+// textCell is a text value as a cell: only its first maxCellBytes bytes
+// are looked at.
+func textCell[T string | []byte](v T) string {
+	v = v[:min(len(v), maxCellBytes+utf8.UTFMax)] // converted below: bound it first
+	return clipCell(format.ClipBytes(string(v), maxCellBytes))
+}
+
+const spaces = "                                                                "
+
+func writeSpaces(w *bufio.Writer, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		w.WriteString(spaces[:k])
+		n -= k
 	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

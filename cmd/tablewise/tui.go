@@ -11,8 +11,8 @@ import (
 )
 
 // runTUI opens the explorer on d in the terminal and returns when the user
-// quits. asker answers questions; nil makes questions explain how to
-// configure a model. The explorer logs to the state directory, never to
+// quits. asker answers questions (the answer service); nil makes questions
+// explain how to configure a model. The explorer logs to the state directory, never to
 // the terminal.
 func runTUI(ctx context.Context, d *db.DB, s *streams, asker tui.Asker) error {
 	opts := tui.Options{Asker: asker, Getenv: s.getenv}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tablewise/tablewise/core/advise"
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+func runExplain(ctx context.Context, args []string, s *streams) error {
+	fs := newFlagSet("explain")
+	var dbPath string
+	dbFlag(fs, &dbPath)
+	outFormat := fs.String("format", "text", "output format: text or json")
+	sqlFlag := fs.String("sql", "", "the statement (or give it as the argument; - reads stdin)")
+	analyze := fs.Bool("analyze", false, "run the statement once, read-only and under --timeout, to report what each step actually did (rows, time)")
+	timeout := fs.Duration("timeout", query.DefaultTimeout, "with --analyze: stop the statement after this long")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := textOrJSON(fs, *outFormat); err != nil {
+		return err
+	}
+	sql, err := sqlText(*sqlFlag, pos, s)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(sql) == "" {
+		return usagef("explain: give the statement to explain, e.g. tablewise explain \"SELECT * FROM orders WHERE status = 'shipped'\"")
+	}
+	d, err := s.openDB(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if *timeout <= 0 {
+		return usagef("explain: --timeout must be more than 0 (the statement runs under it with --analyze)")
+	}
+	explain := d.Explain
+	if *analyze {
+		explain = func(ctx context.Context, sql string) (*engine.Plan, error) {
+			return d.ExplainAnalyze(ctx, sql, *timeout)
+		}
+	}
+	p, err := explain(ctx, sql)
+	if err != nil {
+		return err
+	}
+	if *outFormat == "json" {
+		return writeJSON(s, p)
+	}
+	_, err = fmt.Fprint(s.out, format.Printable(p.Text()))
+	return err
+}
+
+func runAdvise(ctx context.Context, args []string, s *streams) error {
+	fs := newFlagSet("advise")
+	var dbPath string
+	dbFlag(fs, &dbPath)
+	outFormat := fs.String("format", "text", "output format: text or json")
+	sqlFlag := fs.String("sql", "", "the statement to find indexes for (or give it as the argument; - reads stdin)")
+	workload := fs.String("workload", "", "a file of statements, each ending with ; at the end of a line")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := textOrJSON(fs, *outFormat); err != nil {
+		return err
+	}
+	var stmts []string
+	switch {
+	case *workload != "" && (*sqlFlag != "" || len(pos) > 0):
+		return usagef("advise: give --sql or --workload, not both")
+	case *workload != "":
+		b, err := os.ReadFile(*workload)
+		if err != nil {
+			return usagef("advise: --workload %s: %v", *workload, err)
+		}
+		stmts = splitStatements(string(b))
+		if len(stmts) == 0 {
+			return usagef("advise: --workload %s holds no statement", *workload)
+		}
+	default:
+		sql, err := sqlText(*sqlFlag, pos, s)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(sql) == "" {
+			return usagef("advise: give --sql SQL or --workload FILE, e.g. tablewise advise --sql \"SELECT * FROM orders WHERE employee_id = 3\"")
+		}
+		stmts = []string{sql}
+	}
+	d, err := s.openDB(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var all []*advise.Advice
+	for _, q := range stmts {
+		a, err := advise.Advise(ctx, d, q)
+		if err != nil {
+			if len(stmts) == 1 {
+				return err
+			}
+			all = append(all, &advise.Advice{SQL: q, Suggestions: []advise.Suggestion{}, Notes: []string{"not advised: " + err.Error()}})
+			continue
+		}
+		all = append(all, a)
+	}
+	if *outFormat == "json" {
+		if len(all) == 1 {
+			return writeJSON(s, all[0])
+		}
+		return writeJSON(s, all)
+	}
+	w := &strings.Builder{}
+	for i, a := range all {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if len(all) > 1 {
+			fmt.Fprintf(w, "── %s\n", format.ClipRunes(format.PrintableLine(a.SQL), 100))
+		}
+		w.WriteString(a.Text())
+	}
+	_, err = fmt.Fprint(s.out, format.Printable(w.String()))
+	return err
+}
+
+func writeJSON(s *streams, v any) error {
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// splitStatements splits a workload file on semicolons that end a line;
+// "--" comment lines alone are dropped.
+func splitStatements(text string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if q := strings.TrimSpace(b.String()); q != "" && !onlyComments(q) {
+			out = append(out, q)
+		}
+		b.Reset()
+	}
+	for _, line := range strings.Split(text, "\n") {
+		b.WriteString(line)
+		b.WriteByte('\n')
+		if strings.HasSuffix(strings.TrimSpace(line), ";") {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func onlyComments(q string) bool {
+	for _, l := range strings.Split(q, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/health"
+)
+
+func runHealth(ctx context.Context, args []string, s *streams) error {
+	fs := newFlagSet("health")
+	var dbPath string
+	dbFlag(fs, &dbPath)
+	outFormat := fs.String("format", "text", "output format: text or json")
+	sample := fs.Int64("sample", 100_000, "judge a table with more rows on its first N rows")
+	names, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := textOrJSON(fs, *outFormat); err != nil {
+		return err
+	}
+	if *sample <= 0 {
+		return usagef("health: --sample %d: give a number of rows above 0", *sample)
+	}
+	d, err := s.openDB(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	rep, err := health.Check(ctx, d, health.Options{Tables: names, SampleRows: *sample})
+	if err != nil {
+		return noSuchTable("health", err)
+	}
+	if *outFormat == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	// Names and values come from the database.
+	_, err = fmt.Fprint(s.out, format.Printable(rep.Text()))
+	return err
+}
