@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/engine"
 	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
+	"github.com/tablewise/tablewise/core/query"
 )
 
 // A server that accepts the connection and never greets: the caller's
@@ -47,6 +48,18 @@ func TestOpenReportsTheCallersDeadline(t *testing.T) {
 			if d > 0 {
 				break
 			}
+		}
+	}
+}
+
+// A statement whose context has already ended does not run.
+func TestContextEndedBeforeTheStatement(t *testing.T) {
+	f := chinook(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 50 {
+		if _, err := query.Collect(ctx, f.eng, "SELECT count(*) FROM Genre", query.Options{}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: got %v, want context.Canceled", i, err)
 		}
 	}
 }

@@ -153,3 +153,15 @@ func TestCapsStopTheStatement(t *testing.T) {
 		t.Errorf("source %q", e.Source().Display)
 	}
 }
+
+// A statement whose context has already ended does not run.
+func TestContextEndedBeforeTheStatement(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 50 {
+		if _, err := query.Collect(ctx, e, `SELECT count(*) FROM "Genre"`, query.Options{}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: got %v, want context.Canceled", i, err)
+		}
+	}
+}

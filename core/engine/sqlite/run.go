@@ -47,6 +47,11 @@ func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, 
 	}
 	stop := c.InterruptAfter(timeout, ctx)
 	defer stop()
+	// An interrupt reaches a running statement only, and a cancellation's
+	// arrives on its own goroutine: a short statement would finish first.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("query cancelled: %w", err)
+	}
 	n := stmt.ColumnCount()
 	cols := make([]query.Column, n)
 	for i := range cols {

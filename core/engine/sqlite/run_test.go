@@ -162,6 +162,26 @@ func TestContextCancel(t *testing.T) {
 	}
 }
 
+// A statement whose context has already ended does not run, however fast
+// it would be: the interrupt that a cancellation sends arrives on its own
+// goroutine, after a short statement may have finished, which once made an
+// answer out of a statement nobody waited for.
+func TestContextEndedBeforeTheStatement(t *testing.T) {
+	d := open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	past, cancelPast := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelPast()
+	for i := range 200 {
+		if _, err := query.Collect(ctx, d, "SELECT count(*) FROM t", query.Options{}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: got %v, want context.Canceled", i, err)
+		}
+		if _, err := query.Collect(past, d, "SELECT count(*) FROM t", query.Options{}); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("run %d: got %v, want context.DeadlineExceeded", i, err)
+		}
+	}
+}
+
 func TestConcurrentQueries(t *testing.T) {
 	d := open(t)
 	var wg sync.WaitGroup
