@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -60,24 +59,9 @@ func runDiscord(ctx context.Context, args []string, s *streams) error {
 	rate := fs.String("user-rate", "5/1m", "questions per person: N/PERIOD, or 0 for no limit")
 	deadline := fs.Duration("deadline", discord.DefaultDeadline, "time for one question")
 	upload := fs.Int("upload-limit", discord.DefaultUploadLimit>>20, "most a message may upload, in MiB")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	help := fs.Bool("help", false, "show help")
-	var mf modelFlags
-	mf.register(fs)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
+	mf, logger, err := parseServer(fs, args, discordUsage, s)
+	if err != nil || logger == nil {
 		return err
-	}
-	if *help {
-		fmt.Fprint(s.out, discordUsage)
-		return nil
-	}
-	if len(rest) > 0 {
-		return usagef("discord: unexpected argument %q (databases go in --db)\n\n%s", rest[0], discordUsage)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return usagef("discord: unknown --log-level %q (choose debug, info, warn or error)", *logLevel)
 	}
 	userRate, err := parseRate(*rate)
 	if err != nil {
@@ -93,7 +77,6 @@ func runDiscord(ctx context.Context, args []string, s *streams) error {
 	if token == "" {
 		return usagef("discord: %v", discord.ErrNoToken)
 	}
-	logger := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: level}))
 
 	opened, err := openMCPDatabases(ctx, s.dbs(dbs))
 	for _, d := range opened {

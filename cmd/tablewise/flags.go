@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -17,6 +18,36 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
+}
+
+// parseServer parses the arguments of a server command (mcp, discord):
+// its own flags, already declared on fs, and the ones every server takes,
+// which it adds: --log-level, --help and the model flags. It returns the
+// model flags and a logger writing to stderr at the chosen level; a nil
+// logger with a nil error means --help printed usage and the command is
+// done.
+func parseServer(fs *flag.FlagSet, args []string, usage string, s *streams) (modelFlags, *slog.Logger, error) {
+	name := fs.Name()
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	help := fs.Bool("help", false, "show help")
+	var mf modelFlags
+	mf.register(fs)
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return mf, nil, err
+	}
+	if *help {
+		fmt.Fprint(s.out, usage)
+		return mf, nil, nil
+	}
+	if len(rest) > 0 {
+		return mf, nil, usagef("%s: unexpected argument %q (databases go in --db)\n\n%s", name, rest[0], usage)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return mf, nil, usagef("%s: unknown --log-level %q (choose debug, info, warn or error)", name, *logLevel)
+	}
+	return mf, slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: level})), nil
 }
 
 // dbFlag declares --db, which every command takes, into p.

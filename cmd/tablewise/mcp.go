@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -73,26 +71,10 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	fs.Var(&origins, "allow-origin", "browser origin allowed to call (repeatable)")
 	checks := fs.Bool("checks", false, "also serve validate_schema, suggest_index, migration_context and validate_migration")
 	scratch := fs.String("scratch", "", "with --checks: the URL of a separate database where validate_migration rehearses server migrations")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	help := fs.Bool("help", false, "show help")
-	var mf modelFlags
-	mf.register(fs)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
+	mf, logger, err := parseServer(fs, args, mcpUsage, s)
+	if err != nil || logger == nil {
 		return err
 	}
-	if *help {
-		fmt.Fprint(s.out, mcpUsage)
-		return nil
-	}
-	if len(rest) > 0 {
-		return usagef("mcp: unexpected argument %q (databases go in --db)\n\n%s", rest[0], mcpUsage)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return usagef("mcp: unknown --log-level %q (choose debug, info, warn or error)", *logLevel)
-	}
-	logger := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: level}))
 
 	opt := mcp.HTTPOptions{Addr: *addr, AllowOrigins: origins}
 	if *addr == "" && (*tokenEnv != "" || len(origins) > 0) {
