@@ -8,6 +8,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
@@ -59,7 +60,7 @@ func TestAskToolWithoutAModel(t *testing.T) {
 	}
 	require.True(t, found, "ask not listed as read-only")
 
-	res := call(t, c, "ask", map[string]any{"question": "How many customers are there?", "thread_id": "t1"})
+	res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many customers are there?", "thread_id": "t1"})
 	require.False(t, res.IsError, text(t, res))
 	b := bundleOf(t, res)
 	require.Equal(t, "offline", b.Provider)
@@ -67,7 +68,7 @@ func TestAskToolWithoutAModel(t *testing.T) {
 	require.EqualValues(t, 2400, b.Rows[0][0])
 	require.Contains(t, text(t, res), "2,400")
 
-	res = call(t, c, "ask", map[string]any{"question": "Why did revenue drop last spring?", "thread_id": "t1"})
+	res = mcptest.Call(t, c, "ask", map[string]any{"question": "Why did revenue drop last spring?", "thread_id": "t1"})
 	require.False(t, res.IsError, text(t, res))
 	require.Equal(t, "refused", bundleOf(t, res).Status)
 }
@@ -82,7 +83,7 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 				llmtest.Text("And 11,887 orders."),
 			)
 			c := connect(t, askServer(t, f, sampleDB(t)))
-			res := call(t, c, "ask", map[string]any{"question": "How many customers?", "thread_id": "t1"})
+			res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many customers?", "thread_id": "t1"})
 			require.False(t, res.IsError, text(t, res))
 			b := bundleOf(t, res)
 			require.Equal(t, "answered", b.Status)
@@ -90,7 +91,7 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 			require.EqualValues(t, 2400, b.Rows[0][0])
 			require.Contains(t, text(t, res), "There are 2,400 customers.")
 
-			res = call(t, c, "ask", map[string]any{"question": "And orders?", "thread_id": "t1"})
+			res = mcptest.Call(t, c, "ask", map[string]any{"question": "And orders?", "thread_id": "t1"})
 			require.False(t, res.IsError, text(t, res))
 			carried := false
 			for _, m := range f.Texts(2) {
@@ -98,7 +99,7 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 			}
 			require.True(t, carried, "the thread's first answer was not carried: %q", f.Texts(2))
 
-			res = call(t, c, "ask", map[string]any{})
+			res = mcptest.Call(t, c, "ask", map[string]any{})
 			require.True(t, res.IsError)
 			require.True(t, strings.Contains(text(t, res), "question"), text(t, res))
 		})
@@ -115,7 +116,7 @@ func TestAskThreadsAreScopedByDatabase(t *testing.T) {
 	)
 	c := connect(t, askServer(t, f, sampleDB(t), fixtureDB(t)))
 	for _, label := range []string{"sample", "fixture", "sample"} {
-		res := call(t, c, "ask", map[string]any{"question": "hello " + label, "thread_id": "t", "database": label})
+		res := mcptest.Call(t, c, "ask", map[string]any{"question": "hello " + label, "thread_id": "t", "database": label})
 		require.False(t, res.IsError, text(t, res))
 	}
 	var got []string

@@ -7,6 +7,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/advise"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/health"
@@ -45,28 +46,28 @@ func TestChecksAreOptIn(t *testing.T) {
 
 func TestValidateSchema(t *testing.T) {
 	c := connect(t, checksClient(t))
-	rep := okResult[health.Report](t, call(t, c, "validate_schema", map[string]any{"tables": "orders, reviews"}))
+	rep := okResult[health.Report](t, mcptest.Call(t, c, "validate_schema", map[string]any{"tables": "orders, reviews"}))
 	assert.Equal(t, 2, rep.Tables)
 	codes := map[string]bool{}
 	for _, f := range rep.Findings {
 		codes[f.Code] = true
 	}
 	assert.True(t, codes[health.UnindexedFK], "findings: %+v", rep.Findings)
-	msg := errResult(t, call(t, c, "validate_schema", map[string]any{"tables": "ordrs"}))
+	msg := errResult(t, mcptest.Call(t, c, "validate_schema", map[string]any{"tables": "ordrs"}))
 	assert.Contains(t, msg, "did you mean orders?")
 }
 
 func TestSuggestIndex(t *testing.T) {
 	c := connect(t, checksClient(t))
-	adv := okResult[advise.Advice](t, call(t, c, "suggest_index", map[string]any{"sql": "SELECT * FROM orders WHERE employee_id = 3"}))
+	adv := okResult[advise.Advice](t, mcptest.Call(t, c, "suggest_index", map[string]any{"sql": "SELECT * FROM orders WHERE employee_id = 3"}))
 	require.Len(t, adv.Suggestions, 1)
 	assert.Equal(t, "CREATE INDEX orders_employee_id_idx ON orders (employee_id);", adv.Suggestions[0].Create)
-	assert.Contains(t, errResult(t, call(t, c, "suggest_index", map[string]any{"sql": "DELETE FROM orders"})), "read-only")
+	assert.Contains(t, errResult(t, mcptest.Call(t, c, "suggest_index", map[string]any{"sql": "DELETE FROM orders"})), "read-only")
 }
 
 func TestValidateMigration(t *testing.T) {
 	c := connect(t, checksClient(t))
-	rep := okResult[migrate.Report](t, call(t, c, "validate_migration", map[string]any{
+	rep := okResult[migrate.Report](t, mcptest.Call(t, c, "validate_migration", map[string]any{
 		"up": "ALTER TABLE orders DROP COLUMN channel;", "down": "ALTER TABLE orders ADD COLUMN channel TEXT;"}))
 	assert.True(t, rep.Valid)
 	assert.True(t, rep.Destructive)
@@ -76,7 +77,7 @@ func TestValidateMigration(t *testing.T) {
 
 func TestMigrationContext(t *testing.T) {
 	c := connect(t, checksClient(t))
-	mc := okResult[migrate.SchemaContext](t, call(t, c, "migration_context", map[string]any{
+	mc := okResult[migrate.SchemaContext](t, mcptest.Call(t, c, "migration_context", map[string]any{
 		"sql": "CREATE TABLE order_tags (order_id INTEGER REFERENCES orders(order_id));\nCREATE INDEX t ON order_tags(order_id);\nALTER TABLE customers DROP COLUMN city;"}))
 	assert.Equal(t, "SQLite", mc.Engine)
 	var names []string
@@ -87,10 +88,10 @@ func TestMigrationContext(t *testing.T) {
 	}
 	assert.Equal(t, []string{"orders", "customers"}, names)
 	assert.Equal(t, []string{"order_tags"}, mc.Missing)
-	mc = okResult[migrate.SchemaContext](t, call(t, c, "migration_context", map[string]any{"tables": "reviews, nope"}))
+	mc = okResult[migrate.SchemaContext](t, mcptest.Call(t, c, "migration_context", map[string]any{"tables": "reviews, nope"}))
 	require.Len(t, mc.Tables, 1)
 	assert.Equal(t, "reviews", mc.Tables[0].Name)
 	assert.NotEmpty(t, mc.Tables[0].Indexes)
 	assert.Equal(t, []string{"nope"}, mc.Missing)
-	assert.Contains(t, errResult(t, call(t, c, "migration_context", map[string]any{})), "give sql")
+	assert.Contains(t, errResult(t, mcptest.Call(t, c, "migration_context", map[string]any{})), "give sql")
 }

@@ -5,12 +5,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
 func TestDescribeTable(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "describe_table", map[string]any{"table": "Orders"})
+	res := mcptest.Call(t, c, "describe_table", map[string]any{"table": "Orders"})
 	got := okResult[tools.TableDescription](t, res)
 	assert.Equal(t, "orders", got.Name)
 	assert.Equal(t, int64(11887), got.RowCount)
@@ -19,7 +20,7 @@ func TestDescribeTable(t *testing.T) {
 	assert.Len(t, got.SampleRows, 3)
 	assert.Contains(t, text(t, res), "status TEXT NOT NULL one of: pending, processing, shipped, delivered, cancelled, returned")
 
-	res = call(t, c, "describe_table", map[string]any{"table": "promo codes"})
+	res = mcptest.Call(t, c, "describe_table", map[string]any{"table": "promo codes"})
 	got = okResult[tools.TableDescription](t, res)
 	assert.Equal(t, "promo codes", got.Name)
 	require.Len(t, got.ReferencedBy, 1)
@@ -29,9 +30,9 @@ func TestDescribeTable(t *testing.T) {
 
 func TestDescribeTableUnknown(t *testing.T) {
 	c := sampleClient(t)
-	msg := errResult(t, call(t, c, "describe_table", map[string]any{"table": "custmers"}))
+	msg := errResult(t, mcptest.Call(t, c, "describe_table", map[string]any{"table": "custmers"}))
 	assert.Equal(t, "no such table: custmers\nhint: did you mean customers? (list_tables shows every table)", msg)
 
-	msg = errResult(t, call(t, c, "describe_table", map[string]any{}))
+	msg = errResult(t, mcptest.Call(t, c, "describe_table", map[string]any{}))
 	assert.Contains(t, msg, "table")
 }

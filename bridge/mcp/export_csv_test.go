@@ -7,6 +7,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 )
 
 func csvOf(t *testing.T, res *mcpgo.CallToolResult) (uri, csv string) {
@@ -25,7 +26,7 @@ func csvOf(t *testing.T, res *mcpgo.CallToolResult) (uri, csv string) {
 
 func TestExportCSV(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "export_csv", map[string]any{"sql": "SELECT region_id, name FROM regions ORDER BY region_id"})
+	res := mcptest.Call(t, c, "export_csv", map[string]any{"sql": "SELECT region_id, name FROM regions ORDER BY region_id"})
 	got := okResult[CSVExport](t, res)
 	assert.Equal(t, 7, got.RowCount)
 	assert.False(t, got.Capped)
@@ -45,7 +46,7 @@ func TestExportCSVCaps(t *testing.T) {
 	}
 	c := sampleClient(t)
 	// 28,445 × 7 rows: more than the row cap.
-	res := call(t, c, "export_csv", map[string]any{"sql": "SELECT oi.order_item_id, r.region_id FROM order_items AS oi, regions AS r"})
+	res := mcptest.Call(t, c, "export_csv", map[string]any{"sql": "SELECT oi.order_item_id, r.region_id FROM order_items AS oi, regions AS r"})
 	got := okResult[CSVExport](t, res)
 	assert.True(t, got.Capped)
 	assert.Equal(t, "rows", got.CappedBy)
@@ -53,7 +54,7 @@ func TestExportCSVCaps(t *testing.T) {
 	assert.Contains(t, text(t, res), "capped at the rows limit")
 
 	// Wide rows: the byte cap comes first.
-	res = call(t, c, "export_csv", map[string]any{"sql": "SELECT order_item_id, printf('%.300c', 'x') AS pad FROM order_items"})
+	res = mcptest.Call(t, c, "export_csv", map[string]any{"sql": "SELECT order_item_id, printf('%.300c', 'x') AS pad FROM order_items"})
 	got = okResult[CSVExport](t, res)
 	assert.True(t, got.Capped)
 	assert.Equal(t, "bytes", got.CappedBy)

@@ -16,6 +16,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -123,11 +124,11 @@ func TestCallsBeyondTheSlotsAreBusy(t *testing.T) {
 	c := connect(t, s)
 	release, err := s.slots.acquire(context.Background()) // a call that runs
 	require.NoError(t, err)
-	msg := errResult(t, call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
+	msg := errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
 	assert.Contains(t, msg, "server busy: 1 tool calls are already running")
 	assert.Contains(t, msg, "retry in a moment")
 	release()
-	r := okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
+	r := okResult[tools.SQLResult](t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
 	assert.Equal(t, float64(1), r.Rows[0][0], "the slot is free again")
 	assert.Empty(t, s.slots.ch)
 }

@@ -7,13 +7,14 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
 func TestMultipleDatabases(t *testing.T) {
 	c := connect(t, newServer(t, sampleDB(t), fixtureDB(t)))
 
-	res := call(t, c, "list_databases", nil)
+	res := mcptest.Call(t, c, "list_databases", nil)
 	got := okResult[DatabaseList](t, res)
 	require.Len(t, got.Databases, 2)
 	assert.Equal(t, "sample", got.Databases[0].Label)
@@ -22,17 +23,17 @@ func TestMultipleDatabases(t *testing.T) {
 	assert.Equal(t, DatabaseInfo{Label: "fixture", File: "fixture.db", Tables: 5, Views: 1, Rows: 15}, got.Databases[1])
 	assert.Contains(t, text(t, res), "fixture  fixture.db — 5 tables, 1 views, 15 rows")
 
-	r := okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `SELECT count(*) FROM "order"`}))
+	r := okResult[tools.SQLResult](t, mcptest.Call(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `SELECT count(*) FROM "order"`}))
 	assert.Equal(t, float64(4), r.Rows[0][0])
-	r = okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) FROM orders"}))
+	r = okResult[tools.SQLResult](t, mcptest.Call(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) FROM orders"}))
 	assert.Equal(t, float64(11887), r.Rows[0][0])
 
-	l := okResult[tools.TableList](t, call(t, c, "list_tables", map[string]any{"database": "fixture"}))
+	l := okResult[tools.TableList](t, mcptest.Call(t, c, "list_tables", map[string]any{"database": "fixture"}))
 	assert.Len(t, l.Tables, 6)
 
-	msg := errResult(t, call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
+	msg := errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT 1"}))
 	assert.Contains(t, msg, "database")
-	msg = errResult(t, call(t, c, "run_sql", map[string]any{"database": "nope", "sql": "SELECT 1"}))
+	msg = errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"database": "nope", "sql": "SELECT 1"}))
 	assert.Contains(t, msg, "database")
 
 	// Every per-database tool requires the database argument.

@@ -6,12 +6,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
 func TestListTables(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "list_tables", nil)
+	res := mcptest.Call(t, c, "list_tables", nil)
 	got := okResult[tools.TableList](t, res)
 	cat, err := sampleDB(t).Catalog(context.Background())
 	require.NoError(t, err)
@@ -29,6 +30,6 @@ func TestListTables(t *testing.T) {
 
 func TestListTablesRejectsUnknownArguments(t *testing.T) {
 	c := sampleClient(t)
-	msg := errResult(t, call(t, c, "list_tables", map[string]any{"tabel": "x"}))
+	msg := errResult(t, mcptest.Call(t, c, "list_tables", map[string]any{"tabel": "x"}))
 	assert.Contains(t, msg, "tabel")
 }

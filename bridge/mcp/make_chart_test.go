@@ -9,6 +9,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 )
 
 // image returns the decoded PNG of a result.
@@ -28,7 +29,7 @@ func imageOf(t *testing.T, res *mcpgo.CallToolResult) []byte {
 
 func TestMakeChartSuggested(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "make_chart", map[string]any{"sql": "SELECT month, revenue FROM monthly_sales ORDER BY month"})
+	res := mcptest.Call(t, c, "make_chart", map[string]any{"sql": "SELECT month, revenue FROM monthly_sales ORDER BY month"})
 	got := okResult[ChartResult](t, res)
 	assert.True(t, got.Suggested)
 	assert.Equal(t, "line", got.Spec.Kind)
@@ -46,7 +47,7 @@ func TestMakeChartSuggested(t *testing.T) {
 
 func TestMakeChartExplicit(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "make_chart", map[string]any{
+	res := mcptest.Call(t, c, "make_chart", map[string]any{
 		"sql":  "SELECT status, count(*) AS n FROM orders GROUP BY status",
 		"kind": "pie", "x": "status", "y": "n", "title": "Orders by status",
 	})
@@ -57,7 +58,7 @@ func TestMakeChartExplicit(t *testing.T) {
 	imageOf(t, res)
 
 	// Only a kind: x and y come from the suggestion.
-	res = call(t, c, "make_chart", map[string]any{"sql": "SELECT status, count(*) AS n FROM orders GROUP BY status", "kind": "hbar"})
+	res = mcptest.Call(t, c, "make_chart", map[string]any{"sql": "SELECT status, count(*) AS n FROM orders GROUP BY status", "kind": "hbar"})
 	got = okResult[ChartResult](t, res)
 	assert.Equal(t, "hbar", got.Spec.Kind)
 	assert.Equal(t, "status", got.Spec.X)
@@ -66,18 +67,18 @@ func TestMakeChartExplicit(t *testing.T) {
 
 func TestMakeChartErrors(t *testing.T) {
 	c := sampleClient(t)
-	msg := errResult(t, call(t, c, "make_chart", map[string]any{
+	msg := errResult(t, mcptest.Call(t, c, "make_chart", map[string]any{
 		"sql": "SELECT status, count(*) AS n FROM orders GROUP BY status", "kind": "bar", "x": "status", "y": "nope",
 	}))
 	assert.Contains(t, msg, `y column "nope" is not in the result`)
 	assert.Contains(t, msg, "hint: available columns: status, n")
 
-	msg = errResult(t, call(t, c, "make_chart", map[string]any{"sql": "SELECT 'a' AS x"}))
+	msg = errResult(t, mcptest.Call(t, c, "make_chart", map[string]any{"sql": "SELECT 'a' AS x"}))
 	assert.Contains(t, msg, "no chart suits this result on its own")
 
-	msg = errResult(t, call(t, c, "make_chart", map[string]any{"sql": "DELETE FROM orders"}))
+	msg = errResult(t, mcptest.Call(t, c, "make_chart", map[string]any{"sql": "DELETE FROM orders"}))
 	assert.Contains(t, msg, "read-only")
 
-	msg = errResult(t, call(t, c, "make_chart", map[string]any{"sql": "SELECT 1 AS a, 2 AS b", "kind": "donut"}))
+	msg = errResult(t, mcptest.Call(t, c, "make_chart", map[string]any{"sql": "SELECT 1 AS a, 2 AS b", "kind": "donut"}))
 	assert.Contains(t, msg, "kind")
 }

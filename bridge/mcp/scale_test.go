@@ -10,6 +10,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/tools"
 	"github.com/tablewise/tablewise/data/scaledb"
@@ -46,7 +47,7 @@ func TestSchemaToolsOnAWideSchema(t *testing.T) {
 	var args map[string]any
 	for pages := 0; ; pages++ {
 		require.Less(t, pages, 100)
-		res := call(t, c, "list_tables", args)
+		res := mcptest.Call(t, c, "list_tables", args)
 		n := resultBytes(t, res)
 		require.LessOrEqual(t, n, maxResultBytes, "list_tables %v: %d bytes", args, n)
 		l := okResult[tools.TableList](t, res)
@@ -65,11 +66,11 @@ func TestSchemaToolsOnAWideSchema(t *testing.T) {
 	}
 	assert.Len(t, seen, 2000)
 
-	res := call(t, c, "list_tables", map[string]any{"pattern": "crm_*", "limit": 500})
+	res := mcptest.Call(t, c, "list_tables", map[string]any{"pattern": "crm_*", "limit": 500})
 	l := okResult[tools.TableList](t, res)
 	assert.Equal(t, 100, l.Total)
 	assert.Len(t, l.Tables, 100)
-	msg := errResult(t, call(t, c, "list_tables", map[string]any{"limit": 501}))
+	msg := errResult(t, mcptest.Call(t, c, "list_tables", map[string]any{"limit": 501}))
 	assert.Contains(t, msg, "limit must be at most 500")
 
 	rr, err := c.ReadResource(context.Background(), mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: uriSchema}})
@@ -92,13 +93,13 @@ func TestSchemaToolsOnAWideSchema(t *testing.T) {
 	t.Logf("table resource of 1,500 columns: %d bytes", len(card))
 	assert.Contains(t, card, "(clipped at")
 
-	res = call(t, wc, "describe_table", map[string]any{"table": scaledb.WideName(0)})
+	res = mcptest.Call(t, wc, "describe_table", map[string]any{"table": scaledb.WideName(0)})
 	n := resultBytes(t, res)
 	assert.LessOrEqual(t, n, maxResultBytes, "describe_table of 1,500 columns: %d bytes", n)
 	desc := okResult[tools.TableDescription](t, res)
 	assert.Equal(t, 1500, desc.ColumnsTotal)
 	assert.Len(t, desc.Columns, tools.DefaultDescribeColumns)
-	res = call(t, wc, "describe_table", map[string]any{"table": scaledb.WideName(0), "columns": "*_date*"})
+	res = mcptest.Call(t, wc, "describe_table", map[string]any{"table": scaledb.WideName(0), "columns": "*_date*"})
 	desc = okResult[tools.TableDescription](t, res)
 	require.Greater(t, len(desc.Columns), 1)
 	for _, col := range desc.Columns[1:] {

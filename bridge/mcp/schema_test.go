@@ -8,6 +8,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 )
 
 type schemaInner struct {
@@ -56,7 +57,7 @@ func TestFillNilSlices(t *testing.T) {
 // every result against it).
 func TestStructuredListsAreNeverNull(t *testing.T) {
 	c := sampleClient(t)
-	res := call(t, c, "describe_table", map[string]any{"table": "order_totals"})
+	res := mcptest.Call(t, c, "describe_table", map[string]any{"table": "order_totals"})
 	require.False(t, res.IsError, text(t, res))
 	b, err := json.Marshal(res.StructuredContent)
 	require.NoError(t, err)

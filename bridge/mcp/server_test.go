@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -63,16 +63,6 @@ func connect(t testing.TB, s *Server, opts ...client.ClientOption) *client.Clien
 // database.
 func sampleClient(t *testing.T) *client.Client {
 	return connect(t, newServer(t, sampleDB(t)))
-}
-
-func call(t *testing.T, c *client.Client, name string, args map[string]any) *mcpgo.CallToolResult {
-	t.Helper()
-	var req mcpgo.CallToolRequest
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	require.NoError(t, err, "%s: a Go error means a bug; model-fixable errors are results", name)
-	return res
 }
 
 // text is the first text content of a result.
@@ -140,7 +130,7 @@ func TestInitializeBothProtocolEras(t *testing.T) {
 			assert.NotNil(t, caps.Prompts)
 			assert.NotNil(t, caps.Logging)
 			assert.NotNil(t, caps.Completions)
-			res := call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n FROM customers"})
+			res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n FROM customers"})
 			assert.Contains(t, text(t, res), "2400")
 		})
 	}
@@ -223,13 +213,13 @@ func TestLoggingSetLevel(t *testing.T) {
 	}
 
 	setLevel(mcpgo.LoggingLevelError)
-	call(t, c, "list_tables", nil)
+	mcptest.Call(t, c, "list_tables", nil)
 	assert.Equal(t, 0, count(), "info is below error")
 
 	setLevel(mcpgo.LoggingLevelInfo)
-	call(t, c, "list_tables", nil)
+	mcptest.Call(t, c, "list_tables", nil)
 	require.Eventually(t, func() bool { return count() == 1 }, timeout, tick)
-	call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM orders"})
+	mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM orders"})
 	require.Eventually(t, func() bool { return count() == 2 }, timeout, tick)
 	mu.Lock()
 	defer mu.Unlock()
@@ -244,15 +234,12 @@ func TestLoggingSetLevel(t *testing.T) {
 // that failed writes a line; at debug, every call does.
 func TestLogsGoToTheLogger(t *testing.T) {
 	logs := func(level slog.Level) string {
-		var buf bytes.Buffer
-		lw := &lockedWriter{w: &buf}
-		s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Logger: slog.New(slog.NewTextHandler(lw, &slog.HandlerOptions{Level: level}))})
+		var buf mcptest.Buffer
+		s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))})
 		require.NoError(t, err)
 		c := connect(t, s)
-		call(t, c, "list_tables", nil)
-		call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM orders"})
-		lw.mu.Lock()
-		defer lw.mu.Unlock()
+		mcptest.Call(t, c, "list_tables", nil)
+		mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM orders"})
 		return buf.String()
 	}
 	info := logs(slog.LevelInfo)
@@ -279,19 +266,6 @@ const (
 	timeout = 5 * time.Second
 	tick    = 10 * time.Millisecond
 )
-
-// lockedWriter lets a logger write from several goroutines while a test
-// reads.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
 
 // maxToolsListBytes bounds the tools/list response for one database: a
 // client sends every tool definition along with every request to its

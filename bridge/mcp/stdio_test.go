@@ -13,6 +13,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -33,7 +34,7 @@ func TestServeStdio(t *testing.T) {
 	assert.Equal(t, "tablewise", res.ServerInfo.Name)
 	assert.Equal(t, "test", res.ServerInfo.Version)
 
-	r := okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) FROM orders"}))
+	r := okResult[tools.SQLResult](t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) FROM orders"}))
 	assert.Equal(t, float64(11887), r.Rows[0][0])
 
 	inW.Close() // the client hangs up: the server returns cleanly

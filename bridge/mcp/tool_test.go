@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/guard"
@@ -40,7 +41,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"make_chart", map[string]any{"sql": "SELECT 1", "kind": "donut"}, `argument kind must be one of bar, hbar, line, scatter, pie, histogram (got "donut")`},
 	} {
 		t.Run(fmt.Sprint(tc.tool, tc.args), func(t *testing.T) {
-			assert.Equal(t, tc.want, errResult(t, call(t, c, tc.tool, tc.args)))
+			assert.Equal(t, tc.want, errResult(t, mcptest.Call(t, c, tc.tool, tc.args)))
 		})
 	}
 }
@@ -83,7 +84,7 @@ func TestCallDeadline(t *testing.T) {
 	require.NoError(t, err)
 	c := connect(t, s)
 	start := time.Now()
-	res := call(t, c, "run_sql", map[string]any{"sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"})
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"})
 	elapsed := time.Since(start)
 	assert.Equal(t, "the request ran out of time\nhint: ask for less: aggregate or filter in SQL", errResult(t, res))
 	assert.Less(t, elapsed, 3*time.Second, "stopped at the call deadline, not the statement's")

@@ -17,6 +17,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -92,9 +93,9 @@ func TestHTTPClientBothProtocolEras(t *testing.T) {
 			require.NoError(t, err)
 			assert.Len(t, tl.Tools, 9) // ask included: it is always served
 
-			r := okResult[tools.SQLResult](t, call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) FROM customers"}))
+			r := okResult[tools.SQLResult](t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) FROM customers"}))
 			assert.Equal(t, float64(2400), r.Rows[0][0])
-			assert.Contains(t, errResult(t, call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM customers"})), "read-only")
+			assert.Contains(t, errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM customers"})), "read-only")
 
 			txt, err := readResource(t, c, "tablewise://table/customers")
 			require.NoError(t, err)

@@ -10,11 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/engine"
 )
 
@@ -114,29 +111,16 @@ func TestDataFilesCLIErrors(t *testing.T) {
 
 func TestDataFilesMCP(t *testing.T) {
 	dataFiles(t)
-	stdinR, stdinW := io.Pipe()
-	stdoutR, stdoutW := io.Pipe()
-	_, done := startMCP(t, context.Background(), []string{"--db", "orders.csv"}, stdinR, stdoutW, nil)
-	c := client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
-	initialize(t, c)
-	res := mcpCall(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n, sum(paid) AS paid FROM orders"})
+	c, _, hangUp := stdioMCP(t, []string{"--db", "orders.csv"}, nil)
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n, sum(paid) AS paid FROM orders"})
 	if res.IsError || !strings.Contains(resultText(res), "n | paid\n60 | 30\n") {
 		t.Fatalf("run_sql: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "run_sql", map[string]any{"sql": "DROP TABLE orders"})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DROP TABLE orders"})
 	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
 		t.Fatalf("DROP: %s", resultText(res))
 	}
-	stdinW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runMCP: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("runMCP did not return when stdin closed")
-	}
-	c.Close()
+	hangUp()
 }
 
 func TestDataFilesExplorer(t *testing.T) {
@@ -148,36 +132,12 @@ func TestDataFilesExplorer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	inR, inW := io.Pipe()
-	out := &lockedBuffer{}
-	s := &streams{in: inR, out: out, err: io.Discard, getenv: func(string) string { return "" }}
-	done := make(chan error, 1)
-	go func() { done <- runTUI(ctx, d, s, nil) }()
-	waitOut := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("the explorer never showed %q; output:\n%q", want, out.String())
-	}
-	waitOut("orders")
-	io.WriteString(inW, "SELECT max(amount) AS top_amount FROM orders\r")
-	waitOut("top_amount")
-	waitOut("60.5")
-	io.WriteString(inW, "\x03")
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runTUI: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("ctrl+c did not quit")
-	}
-	inW.Close()
+	e := startExplorer(t, ctx, d)
+	e.waitOut("orders")
+	io.WriteString(e.in, "SELECT max(amount) AS top_amount FROM orders\r")
+	e.waitOut("top_amount")
+	e.waitOut("60.5")
+	e.quit()
 }
 
 func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }

@@ -12,57 +12,52 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
-// syncBuffer is a bytes.Buffer safe for a server goroutine to write while
-// the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startMCP runs runMCP with args in the background; the returned channel
 // yields its error.
-func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, out io.Writer, env map[string]string) (*syncBuffer, <-chan error) {
+func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, out io.Writer, env map[string]string) (*mcptest.Buffer, <-chan error) {
 	t.Helper()
-	stderr := &syncBuffer{}
+	stderr := &mcptest.Buffer{}
 	s := &streams{in: in, out: out, err: stderr, getenv: func(k string) string { return env[k] }}
 	done := make(chan error, 1)
 	go func() { done <- runMCP(ctx, args, s) }()
 	return stderr, done
 }
 
-func mcpCall(t *testing.T, c *client.Client, name string, args map[string]any) *mcpgo.CallToolResult {
+// stdioMCP runs runMCP with args over pipes and connects an initialized
+// client to it. hangUp closes stdin, as a client that leaves does,
+// requires runMCP to return nil within 10 seconds, and closes the client.
+func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Client, stderr *mcptest.Buffer, hangUp func()) {
 	t.Helper()
-	var req mcpgo.CallToolRequest
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	stderr, done := startMCP(t, context.Background(), args, stdinR, stdoutW, env)
+	c = client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
+	initialize(t, c)
+	hangUp = func() {
+		t.Helper()
+		stdinW.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("runMCP: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("runMCP did not return when stdin closed")
+		}
+		c.Close()
 	}
-	return res
+	return c, stderr, hangUp
 }
 
 func resultText(res *mcpgo.CallToolResult) string {
@@ -89,36 +84,22 @@ func initialize(t *testing.T, c *client.Client) {
 
 func TestMCPStdio(t *testing.T) {
 	fixture := testdb.Fixture(t)
-	stdinR, stdinW := io.Pipe()
-	stdoutR, stdoutW := io.Pipe()
-	stderr, done := startMCP(t, context.Background(), []string{"--db", fixture, "--db", "sample"}, stdinR, stdoutW, nil)
+	c, stderr, hangUp := stdioMCP(t, []string{"--db", fixture, "--db", "sample"}, nil)
 
-	c := client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
-	initialize(t, c)
-
-	res := mcpCall(t, c, "list_databases", nil)
+	res := mcptest.Call(t, c, "list_databases", nil)
 	if res.IsError || !strings.Contains(resultText(res), "fixture  fixture.db — 5 tables, 1 views, 15 rows") || !strings.Contains(resultText(res), "\nsample  sample-") {
 		t.Fatalf("list_databases: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"})
 	if res.IsError || !strings.Contains(resultText(res), "<<<rows\nn\n2400\n>>>") {
 		t.Fatalf("run_sql: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`})
 	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
 		t.Fatalf("DELETE: %s", resultText(res))
 	}
 
-	stdinW.Close() // the client hangs up
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runMCP: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("runMCP did not return when stdin closed")
-	}
-	c.Close()
+	hangUp()
 	if log := stderr.String(); !strings.Contains(log, "serving MCP on stdio") || !strings.Contains(log, "databases=fixture,sample") {
 		t.Errorf("stderr: %s", log)
 	}
@@ -167,7 +148,7 @@ func TestMCPHTTP(t *testing.T) {
 	}
 	defer c.Close()
 	initialize(t, c)
-	res := mcpCall(t, c, "describe_table", map[string]any{"table": "custmers"})
+	res := mcptest.Call(t, c, "describe_table", map[string]any{"table": "custmers"})
 	if !res.IsError || !strings.Contains(resultText(res), "did you mean customers?") {
 		t.Fatalf("describe_table: %s", resultText(res))
 	}
@@ -415,22 +396,13 @@ func TestMCPAskWithModel(t *testing.T) {
 	f := llmtest.New(t, "openai",
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM shippers"}`)),
 		llmtest.Text("There are 6 shippers."))
-	stdinR, stdinW := io.Pipe()
-	stdoutR, stdoutW := io.Pipe()
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	_, done := startMCP(t, context.Background(), []string{"--trace", trace}, stdinR, stdoutW,
-		map[string]string{"OPENAI_BASE_URL": f.URL, "OPENAI_API_KEY": "k"})
-	c := client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
-	initialize(t, c)
-	res := mcpCall(t, c, "ask", map[string]any{"question": "How many shippers?"})
+	c, _, hangUp := stdioMCP(t, []string{"--trace", trace}, map[string]string{"OPENAI_BASE_URL": f.URL, "OPENAI_API_KEY": "k"})
+	res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many shippers?"})
 	if res.IsError || !strings.Contains(resultText(res), "There are 6 shippers.") || !strings.Contains(resultText(res), "SELECT count(*) AS n FROM shippers") {
 		t.Fatalf("ask: %s", resultText(res))
 	}
-	stdinW.Close()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
+	hangUp()
 	// Two model calls and a tool call answer; the review adds a model call
 	// and a review line.
 	if b, err := os.ReadFile(trace); err != nil || strings.Count(string(b), "\n") != 5 {

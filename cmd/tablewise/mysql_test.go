@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -137,15 +138,15 @@ func TestMySQLMCPStdio(t *testing.T) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	res := mcpCall(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"})
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"})
 	if res.IsError || !strings.Contains(resultText(res), "n\n25\n") {
 		t.Fatalf("run_sql: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
 	if !res.IsError || !strings.Contains(resultText(res), "GET_LOCK") {
 		t.Errorf("GET_LOCK: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "run_sql", map[string]any{"sql": "SET STATEMENT max_statement_time=0 FOR SELECT SLEEP(1)"})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SET STATEMENT max_statement_time=0 FOR SELECT SLEEP(1)"})
 	if !res.IsError {
 		t.Errorf("SET STATEMENT: %s", resultText(res))
 	}
@@ -154,20 +155,20 @@ func TestMySQLMCPStdio(t *testing.T) {
 	if held.Valid {
 		t.Errorf("lock held by connection %d", held.Int64)
 	}
-	res = mcpCall(t, c, "describe_table", map[string]any{"table": "PlaylistTrack"})
+	res = mcptest.Call(t, c, "describe_table", map[string]any{"table": "PlaylistTrack"})
 	if res.IsError || !strings.Contains(resultText(res), "TrackId") {
 		t.Errorf("describe_table: %s", resultText(res))
 	}
 	// The tools that write their own SQL write the server's.
-	res = mcpCall(t, c, "sample_values", map[string]any{"table": "Genre", "column": "Name", "like": "roc"})
+	res = mcptest.Call(t, c, "sample_values", map[string]any{"table": "Genre", "column": "Name", "like": "roc"})
 	if res.IsError || !strings.Contains(resultText(res), "Rock") {
 		t.Errorf("sample_values: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "search_schema", map[string]any{"query": "invoice total"})
+	res = mcptest.Call(t, c, "search_schema", map[string]any{"query": "invoice total"})
 	if res.IsError || !strings.Contains(resultText(res), "Invoice") {
 		t.Errorf("search_schema: %s", resultText(res))
 	}
-	res = mcpCall(t, c, "explain_sql", map[string]any{"sql": "SELECT * FROM Track WHERE Composer LIKE '%Queen%'"})
+	res = mcptest.Call(t, c, "explain_sql", map[string]any{"sql": "SELECT * FROM Track WHERE Composer LIKE '%Queen%'"})
 	if res.IsError || !strings.Contains(resultText(res), "SCAN Track") {
 		t.Errorf("explain_sql: %s", resultText(res))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -168,18 +169,18 @@ func TestPostgresMCP(t *testing.T) {
 	}
 	defer c.Close()
 	initialize(t, c)
-	res := mcpCall(t, c, "run_sql", map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`})
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`})
 	if res.IsError || !strings.Contains(resultText(res), "AC/DC") {
 		t.Fatalf("run_sql: %s", resultText(res))
 	}
 	for _, sql := range []string{"SELECT set_config('statement_timeout', '0', false)", "SELECT pg_advisory_lock(1)", "SET statement_timeout = 0"} {
-		res = mcpCall(t, c, "run_sql", map[string]any{"sql": sql})
+		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})
 		if !res.IsError || !strings.Contains(resultText(res), "not allowed") {
 			t.Errorf("%s: %s", sql, resultText(res))
 		}
 	}
 	for range 6 { // more calls than the pool has connections
-		res = mcpCall(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
+		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
 		text := resultText(res)
 		if res.IsError || !strings.Contains(text, "\nt | locks\n5s | 0\n") {
 			t.Fatalf("a later call: %s", text)
@@ -188,7 +189,7 @@ func TestPostgresMCP(t *testing.T) {
 	// A slow statement after the attempts still stops at run_sql's
 	// deadline, and leaves nothing running on the server.
 	start := time.Now()
-	res = mcpCall(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
+	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
 	if !res.IsError || !strings.Contains(resultText(res), "deadline") || time.Since(start) > 8*time.Second {
 		t.Errorf("pg_sleep(30) after %s: %s", time.Since(start), resultText(res))
 	}
@@ -196,7 +197,7 @@ func TestPostgresMCP(t *testing.T) {
 	if err := pgAdmin(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%mcp_sleep_marker%' AND pid <> pg_backend_pid()").Scan(&running); err != nil || running != 0 {
 		t.Errorf("%d statement(s) still running (%v)", running, err)
 	}
-	res = mcpCall(t, c, "list_tables", nil)
+	res = mcptest.Call(t, c, "list_tables", nil)
 	if res.IsError || !strings.Contains(resultText(res), `"Track"`) {
 		t.Errorf("list_tables: %s", resultText(res))
 	}
@@ -210,7 +211,7 @@ func TestPostgresMCP(t *testing.T) {
 		{"search_schema", map[string]any{"query": "invoice total"}, "Invoice"},
 		{"explain_sql", map[string]any{"sql": `SELECT * FROM "Track" ORDER BY "Name"`}, "Seq Scan on Track"},
 	} {
-		res = mcpCall(t, c, call.tool, call.args)
+		res = mcptest.Call(t, c, call.tool, call.args)
 		if res.IsError || !strings.Contains(resultText(res), call.want) {
 			t.Errorf("%s: no %q in %s", call.tool, call.want, resultText(res))
 		}

@@ -1,33 +1,61 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/db"
 )
 
-// lockedBuffer is an io.Writer the test can read while the explorer writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// explorer is runTUI running in the background on d, with a pipe for
+// its keyboard.
+type explorer struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *mcptest.Buffer
+	done chan error
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+func startExplorer(t *testing.T, ctx context.Context, d *db.DB) *explorer {
+	inR, inW := io.Pipe()
+	e := &explorer{t: t, in: inW, out: &mcptest.Buffer{}, done: make(chan error, 1)}
+	s := &streams{in: inR, out: e.out, err: io.Discard, getenv: func(string) string { return "" }}
+	go func() { e.done <- runTUI(ctx, d, s, nil) }()
+	return e
 }
 
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+// waitOut waits up to 10 seconds for the screen to show want.
+func (e *explorer) waitOut(want string) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(e.out.String(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.t.Fatalf("the explorer never showed %q; output:\n%q", want, e.out.String())
+}
+
+// quit types ctrl+c and requires runTUI to return nil within 10 seconds.
+func (e *explorer) quit() {
+	e.t.Helper()
+	io.WriteString(e.in, "\x03")
+	select {
+	case err := <-e.done:
+		if err != nil {
+			e.t.Fatalf("runTUI: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		e.t.Fatal("ctrl+c did not quit")
+	}
+	e.in.Close()
 }
 
 // TestRunTUI drives the explorer through runTUI with a pipe for the
@@ -43,37 +71,12 @@ func TestRunTUI(t *testing.T) {
 	}
 	defer d.Close()
 
-	inR, inW := io.Pipe()
-	out := &lockedBuffer{}
-	s := &streams{in: inR, out: out, err: io.Discard, getenv: func(string) string { return "" }}
-	done := make(chan error, 1)
-	go func() { done <- runTUI(ctx, d, s, nil) }()
-
-	waitOut := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("the explorer never showed %q; output:\n%q", want, out.String())
-	}
-	waitOut("order_items")
-	io.WriteString(inW, "SELECT 6 * 7 AS answer\r")
-	waitOut("answer")
-	waitOut("1 row")
-	io.WriteString(inW, "\x03") // ctrl+c: nothing runs, so it quits
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runTUI: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("ctrl+c did not quit")
-	}
-	inW.Close()
+	e := startExplorer(t, ctx, d)
+	e.waitOut("order_items")
+	io.WriteString(e.in, "SELECT 6 * 7 AS answer\r")
+	e.waitOut("answer")
+	e.waitOut("1 row")
+	e.quit() // ctrl+c: nothing runs, so it quits
 
 	log, err := os.ReadFile(filepath.Join(state, "tablewise", "tui.log"))
 	if err != nil {
@@ -86,7 +89,7 @@ func TestRunTUI(t *testing.T) {
 	if err != nil || !strings.Contains(string(hist), `"SELECT 6 * 7 AS answer"`) {
 		t.Errorf("history %q, %v", hist, err)
 	}
-	if strings.Contains(out.String(), "level=") {
+	if strings.Contains(e.out.String(), "level=") {
 		t.Error("log lines reached the terminal")
 	}
 }
