@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,11 +167,7 @@ func TestAskThreadAcrossRuns(t *testing.T) {
 			if code, _, errs := askJSON(t, "--thread", "t1", "And how many of them are businesses?"); code != 0 {
 				t.Fatal(errs)
 			}
-			found := false
-			for _, m := range f.Texts(2) {
-				found = found || m == "assistant: There are 2,400 customers."
-			}
-			if !found {
+			if !slices.Contains(f.Texts(2), "assistant: There are 2,400 customers.") {
 				t.Fatalf("second run did not carry the first answer: %q", f.Texts(2))
 			}
 			if _, err := os.Stat(filepath.Join(state, "tablewise", "threads", "t1.json")); err != nil {
@@ -299,11 +296,7 @@ func TestAskContinuesEarlierThreadFiles(t *testing.T) {
 	if code, _, errs := askJSON(t, "--thread", "old", "Remind me?"); code != 0 {
 		t.Fatal(errs)
 	}
-	carried := false
-	for _, m := range f.Texts(0) {
-		carried = carried || m == "assistant: There are 2,400 customers."
-	}
-	if !carried {
+	if !slices.Contains(f.Texts(0), "assistant: There are 2,400 customers.") {
 		t.Fatalf("the earlier thread file was not carried: %q", f.Texts(0))
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, "old.json"))

@@ -11,15 +11,21 @@ import (
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
-func TestMigrateCheck(t *testing.T) {
+// tempFiles returns a function that writes a file of text in one new
+// temporary directory and returns its path.
+func tempFiles(t *testing.T) func(name, text string) string {
 	dir := t.TempDir()
-	write := func(name, text string) string {
+	return func(name, text string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
+}
+
+func TestMigrateCheck(t *testing.T) {
+	write := tempFiles(t)
 	up := write("up.sql", "ALTER TABLE customers DROP COLUMN marketing_opt_in;\nCREATE INDEX c_city ON customers(city);\n")
 	down := write("down.sql", "DROP INDEX c_city;\n")
 	code, out, errOut := runCLI(t, "", "migrate-check", "--up", up, "--down", down)
@@ -43,7 +49,7 @@ func TestMigrateCheck(t *testing.T) {
 	if code, _, errOut = runCLI(t, "", "migrate-check"); code != 2 || !strings.Contains(errOut, "--up FILE") {
 		t.Errorf("no --up: exit %d: %s", code, errOut)
 	}
-	if code, _, errOut = runCLI(t, "", "migrate-check", "--up", filepath.Join(dir, "missing.sql")); code != 2 || !strings.Contains(errOut, "missing.sql") {
+	if code, _, errOut = runCLI(t, "", "migrate-check", "--up", filepath.Join(filepath.Dir(up), "missing.sql")); code != 2 || !strings.Contains(errOut, "missing.sql") {
 		t.Errorf("missing file: exit %d: %s", code, errOut)
 	}
 	if code, _, errOut = runCLI(t, "", "mcp", "--scratch", "postgres://127.0.0.1/scratch"); code != 2 || !strings.Contains(errOut, "add --checks") {
@@ -55,14 +61,7 @@ func TestMigrateCheck(t *testing.T) {
 // --scratch, refuses the checked database as one, and exits 4 on a
 // statement that fails.
 func TestMigrateCheckServers(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempFiles(t)
 	up := write("up.sql", "ALTER TABLE customers DROP COLUMN marketing_opt_in;\n")
 	down := write("down.sql", "ALTER TABLE customers ADD COLUMN marketing_opt_in int;\n")
 	bad := write("bad.sql", "ALTER TABLE nope ADD COLUMN x int;\n")
