@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
@@ -48,6 +49,15 @@ func bundleOf(t *testing.T, res *mcpgo.CallToolResult) bundle {
 	return b
 }
 
+// askOK calls the ask tool with args, requires a result that is not an
+// error, and returns it with its bundle.
+func askOK(t *testing.T, c *client.Client, args map[string]any) (*mcpgo.CallToolResult, bundle) {
+	t.Helper()
+	res := mcptest.Call(t, c, "ask", args)
+	require.False(t, res.IsError, text(t, res))
+	return res, bundleOf(t, res)
+}
+
 // TestAskToolWithoutAModel: with no model configured the ask tool is still
 // listed, read-only, and the offline planner answers it, in threads too.
 func TestAskToolWithoutAModel(t *testing.T) {
@@ -60,17 +70,14 @@ func TestAskToolWithoutAModel(t *testing.T) {
 	}
 	require.True(t, found, "ask not listed as read-only")
 
-	res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many customers are there?", "thread_id": "t1"})
-	require.False(t, res.IsError, text(t, res))
-	b := bundleOf(t, res)
+	res, b := askOK(t, c, map[string]any{"question": "How many customers are there?", "thread_id": "t1"})
 	require.Equal(t, "offline", b.Provider)
 	require.Equal(t, "answered", b.Status)
 	require.EqualValues(t, 2400, b.Rows[0][0])
 	require.Contains(t, text(t, res), "2,400")
 
-	res = mcptest.Call(t, c, "ask", map[string]any{"question": "Why did revenue drop last spring?", "thread_id": "t1"})
-	require.False(t, res.IsError, text(t, res))
-	require.Equal(t, "refused", bundleOf(t, res).Status)
+	_, b = askOK(t, c, map[string]any{"question": "Why did revenue drop last spring?", "thread_id": "t1"})
+	require.Equal(t, "refused", b.Status)
 }
 
 func TestAskToolAnswersInThreads(t *testing.T) {
@@ -83,21 +90,14 @@ func TestAskToolAnswersInThreads(t *testing.T) {
 				llmtest.Text("And 11,887 orders."),
 			)
 			c := connect(t, askServer(t, f, sampleDB(t)))
-			res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many customers?", "thread_id": "t1"})
-			require.False(t, res.IsError, text(t, res))
-			b := bundleOf(t, res)
+			res, b := askOK(t, c, map[string]any{"question": "How many customers?", "thread_id": "t1"})
 			require.Equal(t, "answered", b.Status)
 			require.Equal(t, "SELECT count(*) AS n FROM customers", b.SQL)
 			require.EqualValues(t, 2400, b.Rows[0][0])
 			require.Contains(t, text(t, res), "There are 2,400 customers.")
 
-			res = mcptest.Call(t, c, "ask", map[string]any{"question": "And orders?", "thread_id": "t1"})
-			require.False(t, res.IsError, text(t, res))
-			carried := false
-			for _, m := range f.Texts(2) {
-				carried = carried || m == "assistant: There are 2,400 customers."
-			}
-			require.True(t, carried, "the thread's first answer was not carried: %q", f.Texts(2))
+			askOK(t, c, map[string]any{"question": "And orders?", "thread_id": "t1"})
+			require.Contains(t, f.Texts(2), "assistant: There are 2,400 customers.", "the thread's first answer was not carried")
 
 			res = mcptest.Call(t, c, "ask", map[string]any{})
 			require.True(t, res.IsError)
@@ -116,8 +116,7 @@ func TestAskThreadsAreScopedByDatabase(t *testing.T) {
 	)
 	c := connect(t, askServer(t, f, sampleDB(t), fixtureDB(t)))
 	for _, label := range []string{"sample", "fixture", "sample"} {
-		res := mcptest.Call(t, c, "ask", map[string]any{"question": "hello " + label, "thread_id": "t", "database": label})
-		require.False(t, res.IsError, text(t, res))
+		askOK(t, c, map[string]any{"question": "hello " + label, "thread_id": "t", "database": label})
 	}
 	var got []string
 	for _, m := range f.Texts(2) {
