@@ -178,14 +178,8 @@ func prepareCategories(d *chartData, rows []query.Row, r chartspec.Resolved, lim
 	}
 
 	if lim.series > 0 && len(d.series) > lim.series {
-		keep := topIndexes(len(d.series), lim.series, func(i int) float64 { return sumAbs(d.series[i].ys) })
-		var kept []seriesData
-		for i, s := range d.series {
-			if keep[i] {
-				kept = append(kept, s)
-			}
-		}
-		d.notes = append(d.notes, fmt.Sprintf("%d smaller series not shown", len(d.series)-len(kept)))
+		kept, rest := splitSeries(d.series, lim.series)
+		d.notes = append(d.notes, fmt.Sprintf("%d smaller series not shown", len(rest)))
 		d.series = kept
 	}
 
@@ -354,6 +348,20 @@ func topIndexes(n, k int, weight func(int) float64) []bool {
 	return keep
 }
 
+// splitSeries parts series into the k with the largest sums of absolute
+// values and the rest, each in the order they had.
+func splitSeries(series []seriesData, k int) (kept, rest []seriesData) {
+	keep := topIndexes(len(series), k, func(i int) float64 { return sumAbs(series[i].ys) })
+	for i, s := range series {
+		if keep[i] {
+			kept = append(kept, s)
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	return kept, rest
+}
+
 func sumAbs(vs []float64) float64 {
 	t := 0.0
 	for _, v := range vs {
@@ -424,33 +432,19 @@ func prepareXY(d *chartData, rows []query.Row, r chartspec.Resolved, lim limits)
 	}
 
 	if lim.series > 0 && len(d.series) > lim.series {
-		weight := func(i int) float64 { return sumAbs(d.series[i].ys) }
 		if d.kind == answer.KindLine {
-			keep := topIndexes(len(d.series), lim.series, weight)
-			var kept []seriesData
-			for i, s := range d.series {
-				if keep[i] {
-					kept = append(kept, s)
-				}
-			}
-			d.notes = append(d.notes, fmt.Sprintf("%d more series not shown", len(d.series)-len(kept)))
+			kept, rest := splitSeries(d.series, lim.series)
+			d.notes = append(d.notes, fmt.Sprintf("%d more series not shown", len(rest)))
 			d.series = kept
 		} else {
-			keep := topIndexes(len(d.series), lim.series-1, weight)
-			var kept []seriesData
+			kept, rest := splitSeries(d.series, lim.series-1)
 			other := seriesData{other: true}
-			folded := 0
-			for i, s := range d.series {
-				if keep[i] {
-					kept = append(kept, s)
-					continue
-				}
-				folded++
+			for _, s := range rest {
 				other.xs = append(other.xs, s.xs...)
 				other.ys = append(other.ys, s.ys...)
 			}
-			other.name = fmt.Sprintf("other (%d)", folded)
-			d.notes = append(d.notes, fmt.Sprintf("%d smaller series grouped as “other”", folded))
+			other.name = fmt.Sprintf("other (%d)", len(rest))
+			d.notes = append(d.notes, fmt.Sprintf("%d smaller series grouped as “other”", len(rest)))
 			d.series = append(kept, other)
 		}
 	}
