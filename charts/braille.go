@@ -67,16 +67,7 @@ func (t *textChart) xy(d *chartData, rows int) {
 	}
 	for r := range ph {
 		var b strings.Builder
-		if yw >= 0 {
-			switch r {
-			case 0:
-				b.WriteString(padLeft(top, yw) + "┤")
-			case ph - 1:
-				b.WriteString(padLeft(bottom, yw) + "┤")
-			default:
-				b.WriteString(strings.Repeat(" ", yw) + "│")
-			}
-		}
+		b.WriteString(yAxis(r, ph, yw, top, bottom))
 		b.WriteString(grid.row(r, t, d))
 		t.add(b.String())
 	}

@@ -150,3 +150,20 @@ func (t *textChart) glyph(i int) string {
 	}
 	return seriesGlyphs[i%len(seriesGlyphs)]
 }
+
+// yAxis is row r (of ph) of a text chart's y axis yw wide: top's label
+// on the first row, bottom's on the last, the axis line between; nothing
+// when yw is negative (no axis).
+func yAxis(r, ph, yw int, top, bottom string) string {
+	if yw < 0 {
+		return ""
+	}
+	switch r {
+	case 0:
+		return padLeft(top, yw) + "┤"
+	case ph - 1:
+		return padLeft(bottom, yw) + "┤"
+	default:
+		return strings.Repeat(" ", yw) + "│"
+	}
+}

@@ -37,16 +37,7 @@ func (t *textChart) histogram(d *chartData, rows int) {
 
 	for r := range ph {
 		var b strings.Builder
-		if yw >= 0 {
-			switch r {
-			case 0:
-				b.WriteString(padLeft(top, yw) + "┤")
-			case ph - 1:
-				b.WriteString(padLeft("0", yw) + "┤")
-			default:
-				b.WriteString(strings.Repeat(" ", yw) + "│")
-			}
-		}
+		b.WriteString(yAxis(r, ph, yw, top, "0"))
 		var cols strings.Builder
 		for _, bin := range bins {
 			height := 0
