@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
-	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/core/testdb"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -42,15 +41,7 @@ func ink(img *image.RGBA) int {
 // name of the built-in sample one character at a time: each must leave ink,
 // and not the ink of a character no font has (the missing-glyph box).
 func TestCJKLabelsDrawGlyphs(t *testing.T) {
-	path, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Sample(t)
 	res, err := query.Collect(context.Background(), d, `SELECT DISTINCT c.city || c.name FROM customers c JOIN countries n USING (country_id) WHERE n.name IN ('Japan', 'South Korea')`, query.Options{})
 	if err != nil {
 		t.Fatal(err)
