@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/bridge/discord"
-	"github.com/tablewise/tablewise/core/ask"
 )
 
 // discordTokenEnv holds the bot token; it is never taken from a flag, so
@@ -78,20 +77,12 @@ func runDiscord(ctx context.Context, args []string, s *streams) error {
 		return usagef("discord: %v", discord.ErrNoToken)
 	}
 
-	opened, err := openMCPDatabases(ctx, s.dbs(dbs))
-	for _, d := range opened {
-		defer d.Close()
-	}
+	// One conversation per channel, thread or DM.
+	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf)
 	if err != nil {
 		return err
 	}
-	// One conversation per channel, thread or DM, in memory: the least
-	// recently used are forgotten past ask.DefaultConversations.
-	svc, err := newAskService(mf, s.getenv, ask.NewMemory(0, 0))
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
+	defer closeAll()
 	who, model := svc.Provider()
 	logger.Info("answering with", "provider", who, "model", model)
 	bot, err := discord.New(discord.Options{

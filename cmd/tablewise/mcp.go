@@ -106,21 +106,13 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	if *scratch != "" && !*checks {
 		return usagef("mcp: --scratch is where validate_migration rehearses, a check tool: add --checks")
 	}
-	opened, err := openMCPDatabases(ctx, s.dbs(dbs))
-	for _, d := range opened {
-		defer d.Close()
-	}
-	if err != nil {
-		return err
-	}
 	// The ask tool is always served: by the agent with a model, else by the
-	// offline planner. Threads live in memory, the least recently used
-	// forgotten past ask.DefaultConversations or ask.DefaultMemoryBytes.
-	svc, err := newAskService(mf, s.getenv, ask.NewMemory(0, 0))
+	// offline planner.
+	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf)
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
+	defer closeAll()
 	who, model := svc.Provider()
 	logger.Info("ask tool", "provider", who, "model", model)
 	mo := mcp.Options{Databases: opened, Version: version, Logger: logger, Ask: svc, Checks: *checks, Scratch: *scratch}
@@ -176,6 +168,34 @@ var labelPrefix = regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.+)$`)
 // openMCPDatabases opens every --db (the sample when there is none), each
 // labelled with its file name without extension or the LABEL of
 // LABEL=PATH. Labels must differ.
+// openServed opens what a server command (mcp, discord) serves: the
+// databases --db names (see openMCPDatabases) and the answer service the
+// model flags choose, its conversations in memory (the least recently used
+// forgotten past ask.DefaultConversations or ask.DefaultMemoryBytes).
+// closeAll closes the service, then the databases, the last opened first;
+// on an error what was opened is already closed.
+func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags) (opened []*db.DB, svc *ask.Service, closeAll func(), err error) {
+	opened, err = openMCPDatabases(ctx, s.dbs(dbs))
+	closeDBs := func() {
+		for i := len(opened) - 1; i >= 0; i-- {
+			opened[i].Close()
+		}
+	}
+	if err != nil {
+		closeDBs()
+		return nil, nil, nil, err
+	}
+	svc, err = newAskService(mf, s.getenv, ask.NewMemory(0, 0))
+	if err != nil {
+		closeDBs()
+		return nil, nil, nil, err
+	}
+	return opened, svc, func() {
+		svc.Close()
+		closeDBs()
+	}, nil
+}
+
 func openMCPDatabases(ctx context.Context, paths []string) ([]*db.DB, error) {
 	if len(paths) == 0 {
 		d, err := openDB(ctx, "")
