@@ -141,11 +141,8 @@ func prepareCategories(d *chartData, rows []query.Row, r chartspec.Resolved, lim
 		}
 		xv := chartspec.Cell(row, r.X)
 		label := chartspec.Label(xv)
-		c, ok := catIdx[label]
-		if !ok {
-			c = len(d.cats)
-			catIdx[label] = c
-			d.cats = append(d.cats, label)
+		c, added := d.category(catIdx, label)
+		if added {
 			keys = append(keys, orderKey(xv, r.XScan.Dates))
 		}
 		sname := d.yLabel
@@ -348,6 +345,19 @@ func topIndexes(n, k int, weight func(int) float64) []bool {
 	return keep
 }
 
+// category returns the index of label among d's categories (index maps
+// the labels seen to theirs); a new label is added at the end, and added
+// says so.
+func (d *chartData) category(index map[string]int, label string) (c int, added bool) {
+	if c, ok := index[label]; ok {
+		return c, false
+	}
+	c = len(d.cats)
+	index[label] = c
+	d.cats = append(d.cats, label)
+	return c, true
+}
+
 // splitSeries parts series into the k with the largest sums of absolute
 // values and the rest, each in the order they had.
 func splitSeries(series []seriesData, k int) (kept, rest []seriesData) {
@@ -404,13 +414,7 @@ func prepareXY(d *chartData, rows []query.Row, r chartspec.Resolved, lim limits)
 			if xv == nil {
 				continue
 			}
-			label := chartspec.Label(xv)
-			c, ok := catIdx[label]
-			if !ok {
-				c = len(d.cats)
-				catIdx[label] = c
-				d.cats = append(d.cats, label)
-			}
+			c, _ := d.category(catIdx, chartspec.Label(xv))
 			x = float64(c)
 		default:
 			if x, ok = chartspec.ToFloat(xv); !ok {
