@@ -152,21 +152,18 @@ func (m *memory) get(nonce string) *pending {
 }
 
 // byMessage returns the item a bot message carries, or nil.
-func (m *memory) byMessage(id string) *pending {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n, ok := m.byMsg[id]
-	if !ok || m.expiredLocked(n) {
-		return nil
-	}
-	return m.items[n]
-}
+func (m *memory) byMessage(id string) *pending { return m.getVia(m.byMsg, id) }
 
 // openIn returns the open item of a conversation, or nil.
-func (m *memory) openIn(conv string) *pending {
+func (m *memory) openIn(conv string) *pending { return m.getVia(m.open, conv) }
+
+// getVia returns the item whose nonce index holds under key, or nil when
+// there is none or it is gone. index is m.byMsg or m.open (maps made once,
+// read here under m.mu).
+func (m *memory) getVia(index map[string]string, key string) *pending {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	n, ok := m.open[conv]
+	n, ok := index[key]
 	if !ok || m.expiredLocked(n) {
 		return nil
 	}
