@@ -356,6 +356,28 @@ func (s *Server) readBody(r *http.Request) (*outgoing, []File, error) {
 	return &out, files, nil
 }
 
+// body reads a request's message body; when it cannot, it answers w with
+// Discord's 400 and ok is false. what names the body in the rejection.
+func (s *Server) body(w http.ResponseWriter, r *http.Request, what string) (o *outgoing, files []File, ok bool) {
+	o, files, err := s.readBody(r)
+	if err != nil {
+		s.reject("%s body: %v", what, err)
+		writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035})
+		return nil, nil, false
+	}
+	return o, files, true
+}
+
+// allowed enforces Discord's limits on a message with check; when it
+// breaks one, it answers w and returns false.
+func (s *Server) allowed(w http.ResponseWriter, o *outgoing, files []File) bool {
+	if code, body := s.check(o, files); code != 0 {
+		writeJSON(w, code, body)
+		return false
+	}
+	return true
+}
+
 // check enforces Discord's limits on a message; it returns the status
 // and error body to answer with, or 0.
 func (s *Server) check(o *outgoing, files []File) (int, map[string]any) {
@@ -463,14 +485,11 @@ func (s *Server) wireMessage(m *Message) map[string]any {
 }
 
 func (s *Server) postMessage(w http.ResponseWriter, r *http.Request, channel, via string, in *interaction) {
-	o, files, err := s.readBody(r)
-	if err != nil {
-		s.reject("message body: %v", err)
-		writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035})
+	o, files, ok := s.body(w, r, "message")
+	if !ok {
 		return
 	}
-	if code, body := s.check(o, files); code != 0 {
-		writeJSON(w, code, body)
+	if !s.allowed(w, o, files) {
 		return
 	}
 	id := ""
@@ -489,10 +508,8 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		writeJSON(w, 404, map[string]any{"message": "Unknown interaction", "code": 10062})
 		return
 	}
-	o, files, err := s.readBody(r)
-	if err != nil {
-		s.reject("callback body: %v", err)
-		writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035})
+	o, files, ok := s.body(w, r, "callback")
+	if !ok {
 		return
 	}
 	delay := time.Since(in.dispatched)
@@ -522,8 +539,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		if data == nil {
 			data = &outgoing{}
 		}
-		if code, body := s.check(data, files); code != 0 {
-			writeJSON(w, code, body)
+		if !s.allowed(w, data, files) {
 			return
 		}
 		s.mu.Lock()
@@ -572,14 +588,11 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, seg []string) {
 			writeJSON(w, 404, map[string]any{"message": "Unknown Message", "code": 10008})
 			return
 		}
-		o, files, err := s.readBody(r)
-		if err != nil {
-			s.reject("edit body: %v", err)
-			writeJSON(w, 400, map[string]any{"message": "Invalid Form Body", "code": 50035})
+		o, files, ok := s.body(w, r, "edit")
+		if !ok {
 			return
 		}
-		if code, body := s.check(o, files); code != 0 {
-			writeJSON(w, code, body)
+		if !s.allowed(w, o, files) {
 			return
 		}
 		if orig != nil {
