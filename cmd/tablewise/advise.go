@@ -14,18 +14,12 @@ import (
 )
 
 func runExplain(ctx context.Context, args []string, s *streams) error {
-	fs := newFlagSet("explain")
-	var dbPath string
-	dbFlag(fs, &dbPath)
-	outFormat := fs.String("format", "text", "output format: text or json")
+	fs, rf := newReportFlags("explain")
 	sqlFlag := fs.String("sql", "", "the statement (or give it as the argument; - reads stdin)")
 	analyze := fs.Bool("analyze", false, "run the statement once, read-only and under --timeout, to report what each step actually did (rows, time)")
 	timeout := fs.Duration("timeout", query.DefaultTimeout, "with --analyze: stop the statement after this long")
-	pos, err := parseArgs(fs, args)
+	pos, err := rf.parse(fs, args)
 	if err != nil {
-		return err
-	}
-	if err := textOrJSON(fs, *outFormat); err != nil {
 		return err
 	}
 	sql, err := sqlText(*sqlFlag, pos, s)
@@ -35,7 +29,7 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	if strings.TrimSpace(sql) == "" {
 		return usagef("explain: give the statement to explain, e.g. tablewise explain \"SELECT * FROM orders WHERE status = 'shipped'\"")
 	}
-	d, err := s.openDB(ctx, dbPath)
+	d, err := s.openDB(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
@@ -53,7 +47,7 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if *outFormat == "json" {
+	if rf.format == "json" {
 		return writeJSON(s, p)
 	}
 	_, err = fmt.Fprint(s.out, format.Printable(p.Text()))
@@ -61,17 +55,11 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 }
 
 func runAdvise(ctx context.Context, args []string, s *streams) error {
-	fs := newFlagSet("advise")
-	var dbPath string
-	dbFlag(fs, &dbPath)
-	outFormat := fs.String("format", "text", "output format: text or json")
+	fs, rf := newReportFlags("advise")
 	sqlFlag := fs.String("sql", "", "the statement to find indexes for (or give it as the argument; - reads stdin)")
 	workload := fs.String("workload", "", "a file of statements, each ending with ; at the end of a line")
-	pos, err := parseArgs(fs, args)
+	pos, err := rf.parse(fs, args)
 	if err != nil {
-		return err
-	}
-	if err := textOrJSON(fs, *outFormat); err != nil {
 		return err
 	}
 	var stmts []string
@@ -97,7 +85,7 @@ func runAdvise(ctx context.Context, args []string, s *streams) error {
 		}
 		stmts = []string{sql}
 	}
-	d, err := s.openDB(ctx, dbPath)
+	d, err := s.openDB(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
@@ -114,7 +102,7 @@ func runAdvise(ctx context.Context, args []string, s *streams) error {
 		}
 		all = append(all, a)
 	}
-	if *outFormat == "json" {
+	if rf.format == "json" {
 		if len(all) == 1 {
 			return writeJSON(s, all[0])
 		}

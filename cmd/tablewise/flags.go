@@ -88,6 +88,33 @@ func textOrJSON(fs *flag.FlagSet, format string) error {
 	return nil
 }
 
+// reportFlags are the flags every command that reports on a database as
+// text or JSON takes: --db and --format.
+type reportFlags struct {
+	dbPath string
+	format string
+}
+
+// newReportFlags starts the flag set of such a command with --db and
+// --format.
+func newReportFlags(name string) (*flag.FlagSet, *reportFlags) {
+	fs := newFlagSet(name)
+	rf := &reportFlags{}
+	dbFlag(fs, &rf.dbPath)
+	fs.StringVar(&rf.format, "format", "text", "output format: text or json")
+	return fs, rf
+}
+
+// parse parses args into fs, checks --format and returns the positional
+// arguments.
+func (rf *reportFlags) parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return pos, textOrJSON(fs, rf.format)
+}
+
 // sqlAndOut reads the statement of a command that writes a file (--sql,
 // else the positionals; "-" reads stdin) and requires it and --out.
 func sqlAndOut(fs *flag.FlagSet, sql *string, pos []string, out string, s *streams) error {

@@ -10,22 +10,16 @@ import (
 )
 
 func runHealth(ctx context.Context, args []string, s *streams) error {
-	fs := newFlagSet("health")
-	var dbPath string
-	dbFlag(fs, &dbPath)
-	outFormat := fs.String("format", "text", "output format: text or json")
+	fs, rf := newReportFlags("health")
 	sample := fs.Int64("sample", 100_000, "judge a table with more rows on its first N rows")
-	names, err := parseArgs(fs, args)
+	names, err := rf.parse(fs, args)
 	if err != nil {
-		return err
-	}
-	if err := textOrJSON(fs, *outFormat); err != nil {
 		return err
 	}
 	if *sample <= 0 {
 		return usagef("health: --sample %d: give a number of rows above 0", *sample)
 	}
-	d, err := s.openDB(ctx, dbPath)
+	d, err := s.openDB(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
@@ -34,7 +28,7 @@ func runHealth(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return noSuchTable("health", err)
 	}
-	if *outFormat == "json" {
+	if rf.format == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)

@@ -11,18 +11,12 @@ import (
 )
 
 func runMigrateCheck(ctx context.Context, args []string, s *streams) error {
-	fs := newFlagSet("migrate-check")
-	var dbPath string
-	dbFlag(fs, &dbPath)
-	outFormat := fs.String("format", "text", "output format: text or json")
+	fs, rf := newReportFlags("migrate-check")
 	upFile := fs.String("up", "", "the migration's SQL file")
 	downFile := fs.String("down", "", "the SQL file that undoes it (optional)")
 	scratch := fs.String("scratch", "", "PostgreSQL and MySQL: the URL of a separate database where the migration is rehearsed (never the --db one)")
-	pos, err := parseArgs(fs, args)
+	pos, err := rf.parse(fs, args)
 	if err != nil {
-		return err
-	}
-	if err := textOrJSON(fs, *outFormat); err != nil {
 		return err
 	}
 	if len(pos) > 0 {
@@ -49,7 +43,7 @@ func runMigrateCheck(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.openDB(ctx, dbPath)
+	d, err := s.openDB(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
@@ -58,7 +52,7 @@ func runMigrateCheck(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if *outFormat == "json" {
+	if rf.format == "json" {
 		if err := writeJSON(s, rep); err != nil {
 			return err
 		}

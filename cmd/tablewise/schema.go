@@ -15,18 +15,12 @@ import (
 )
 
 func runSchema(ctx context.Context, args []string, s *streams) error {
-	fs := newFlagSet("schema")
-	var dbPath string
-	dbFlag(fs, &dbPath)
-	outFormat := fs.String("format", "text", "output format: text or json")
-	names, err := parseArgs(fs, args)
+	fs, rf := newReportFlags("schema")
+	names, err := rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := textOrJSON(fs, *outFormat); err != nil {
-		return err
-	}
-	d, err := s.openDB(ctx, dbPath)
+	d, err := s.openDB(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
@@ -46,7 +40,7 @@ func runSchema(ctx context.Context, args []string, s *streams) error {
 			tables = append(tables, t)
 		}
 	}
-	if *outFormat == "json" {
+	if rf.format == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
