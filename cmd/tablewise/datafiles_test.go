@@ -127,12 +127,7 @@ func TestDataFilesExplorer(t *testing.T) {
 	dataFiles(t)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	ctx := context.Background()
-	d, err := openDB(ctx, "orders.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	e := startExplorer(t, ctx, d)
+	e := startExplorer(t, ctx, "orders.csv")
 	e.waitOut("orders")
 	io.WriteString(e.in, "SELECT max(amount) AS top_amount FROM orders\r")
 	e.waitOut("top_amount")

@@ -10,11 +10,10 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
-	"github.com/tablewise/tablewise/core/db"
 )
 
-// explorer is runTUI running in the background on d, with a pipe for
-// its keyboard.
+// explorer is runTUI running in the background on a database, with a
+// pipe for its keyboard.
 type explorer struct {
 	t    *testing.T
 	in   *io.PipeWriter
@@ -22,7 +21,15 @@ type explorer struct {
 	done chan error
 }
 
-func startExplorer(t *testing.T, ctx context.Context, d *db.DB) *explorer {
+// startExplorer opens the database at path (as --db PATH does; "" is the
+// built-in sample), closed when the test ends, and starts the explorer on
+// it.
+func startExplorer(t *testing.T, ctx context.Context, path string) *explorer {
+	d, err := openDB(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
 	inR, inW := io.Pipe()
 	e := &explorer{t: t, in: inW, out: &mcptest.Buffer{}, done: make(chan error, 1)}
 	s := &streams{in: inR, out: e.out, err: io.Discard, getenv: func(string) string { return "" }}
@@ -65,13 +72,7 @@ func TestRunTUI(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
 	ctx := context.Background()
-	d, err := openDB(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-
-	e := startExplorer(t, ctx, d)
+	e := startExplorer(t, ctx, "")
 	e.waitOut("order_items")
 	io.WriteString(e.in, "SELECT 6 * 7 AS answer\r")
 	e.waitOut("answer")
