@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
 )
 
@@ -36,15 +37,7 @@ func BenchmarkRunSQLPointQueryHTTP(b *testing.B) {
 	}
 	c := client.NewClient(tr, client.WithProtocolVersion(mcpgo.ProtocolVersion20251125))
 	b.Cleanup(func() { c.Close() })
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		b.Fatal(err)
-	}
+	mcptest.Initialize(b, c, "bench")
 	benchPointQueries(b, c)
 }
 

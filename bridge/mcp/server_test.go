@@ -50,12 +50,7 @@ func connect(t testing.TB, s *Server, opts ...client.ClientOption) *client.Clien
 	c, err := client.NewInProcessClientWithOptions(s.MCPServer(), opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "tablewise-test", Version: "1"}
-	_, err = c.Initialize(ctx, init)
-	require.NoError(t, err)
+	mcptest.Initialize(t, c, "tablewise-test")
 	return c
 }
 

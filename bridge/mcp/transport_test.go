@@ -273,11 +273,7 @@ func TestListenAndServe(t *testing.T) {
 	require.NoError(t, err)
 	c := client.NewClient(tr, client.WithProtocolVersion(mcpgo.ProtocolVersion20251125))
 	defer c.Close()
-	require.NoError(t, c.Start(context.Background()))
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "t", Version: "1"}
-	_, err = c.Initialize(context.Background(), init)
-	require.NoError(t, err)
+	mcptest.Initialize(t, c, "t")
 
 	cancel()
 	select {

@@ -43,7 +43,7 @@ func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Cli
 	stdoutR, stdoutW := io.Pipe()
 	stderr, done := startMCP(t, context.Background(), args, stdinR, stdoutW, env)
 	c = client.NewClient(transport.NewIO(stdoutR, stdinW, io.NopCloser(strings.NewReader(""))))
-	initialize(t, c)
+	mcptest.Initialize(t, c, "cmd-test")
 	hangUp = func() {
 		t.Helper()
 		stdinW.Close()
@@ -67,19 +67,6 @@ func resultText(res *mcpgo.CallToolResult) string {
 		}
 	}
 	return ""
-}
-
-func initialize(t *testing.T, c *client.Client) {
-	t.Helper()
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "cmd-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func TestMCPStdio(t *testing.T) {
@@ -147,7 +134,7 @@ func TestMCPHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	initialize(t, c)
+	mcptest.Initialize(t, c, "cmd-test")
 	res := mcptest.Call(t, c, "describe_table", map[string]any{"table": "custmers"})
 	if !res.IsError || !strings.Contains(resultText(res), "did you mean customers?") {
 		t.Fatalf("describe_table: %s", resultText(res))

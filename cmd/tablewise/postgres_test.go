@@ -168,7 +168,7 @@ func TestPostgresMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	initialize(t, c)
+	mcptest.Initialize(t, c, "cmd-test")
 	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`})
 	if res.IsError || !strings.Contains(resultText(res), "AC/DC") {
 		t.Fatalf("run_sql: %s", resultText(res))

@@ -31,6 +31,21 @@ func (b *Buffer) String() string {
 	return b.buf.String()
 }
 
+// Initialize starts c and runs the MCP handshake as the client name; an
+// error fails the test.
+func Initialize(t testing.TB, c *client.Client, name string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var init mcpgo.InitializeRequest
+	init.Params.ClientInfo = mcpgo.Implementation{Name: name, Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Call calls the tool name with args and returns its result; a Go error
 // fails the test, as it means a bug (errors a model can act on are
 // results).
