@@ -35,6 +35,13 @@ func Short(b key.Binding, desc string) key.Binding {
 	return b
 }
 
+// Hint is a binding of the one key k, shown in help as k with desc: for
+// the keys of a mode (a filter or a search being typed) that the key map
+// does not name.
+func Hint(k, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
+}
+
 // Focusable is a component that knows whether it has the keyboard.
 type Focusable interface {
 	Focus()
