@@ -22,6 +22,7 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 )
 
 var (
@@ -259,43 +260,7 @@ func (s *session) waitApp(what string, cond func(*App) bool) {
 func (s *session) typeText(text string) { s.tm.Type(text) }
 
 func (s *session) key(k string) {
-	s.tm.Send(keyMsg(k))
-}
-
-// keyMsg builds the key press a terminal would send for "enter", "ctrl+c",
-// "alt+3", "tab"…
-func keyMsg(k string) tea.KeyPressMsg {
-	var mod tea.KeyMod
-	for {
-		switch {
-		case strings.HasPrefix(k, "ctrl+"):
-			mod |= tea.ModCtrl
-			k = k[5:]
-			continue
-		case strings.HasPrefix(k, "alt+"):
-			mod |= tea.ModAlt
-			k = k[4:]
-			continue
-		case strings.HasPrefix(k, "shift+"):
-			mod |= tea.ModShift
-			k = k[6:]
-			continue
-		}
-		break
-	}
-	codes := map[string]rune{
-		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "f1": tea.KeyF1, "space": tea.KeySpace,
-	}
-	if c, ok := codes[k]; ok {
-		return tea.KeyPressMsg{Code: c, Mod: mod}
-	}
-	r := []rune(k)[0]
-	if mod == 0 {
-		return tea.KeyPressMsg{Code: r, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r, Mod: mod}
+	s.tm.Send(tuitest.Key(k))
 }
 
 // fakeAsker stands in for the agent: it runs real SQL on the sample

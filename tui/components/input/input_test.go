@@ -14,49 +14,16 @@ import (
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/input"
-	"github.com/tablewise/tablewise/tui/keymap"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 	"github.com/tablewise/tablewise/tui/styles"
 )
-
-func newCommon() common.Common {
-	km := keymap.Default()
-	return common.Common{Styles: styles.Default(), Keys: &km}
-}
 
 func press(m *input.Model, keys ...string) tea.Cmd {
 	var last tea.Cmd
 	for _, k := range keys {
-		last = m.Update(keyMsg(k))
+		last = m.Update(tuitest.Key(k))
 	}
 	return last
-}
-
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+j", "ctrl+r", "ctrl+t", "ctrl+w", "ctrl+u", "ctrl+a", "ctrl+e", "ctrl+o":
-		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
-	case "alt+enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
-	case "ctrl+enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModCtrl}
-	case "f5":
-		return tea.KeyPressMsg{Code: tea.KeyF5}
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
 
 func typeText(m *input.Model, s string) {
@@ -150,7 +117,7 @@ func TestHistoryKeys(t *testing.T) {
 	for _, e := range []string{"SELECT 1", "SELECT name\nFROM t", "how many orders?"} {
 		h.Add(e)
 	}
-	m := input.New(newCommon(), h)
+	m := input.New(common.Default(), h)
 	m.SetSize(60, 5)
 	m.Focus()
 	typeText(m, "draft")
@@ -288,7 +255,7 @@ func TestComplete(t *testing.T) {
 // TestTabCompletes: one candidate completes at once; several complete
 // their common prefix, list them, and tab cycles.
 func TestTabCompletes(t *testing.T) {
-	m := input.New(newCommon(), nil)
+	m := input.New(common.Default(), nil)
 	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
 	m.SetSize(80, 5)
 	m.Focus()
@@ -328,7 +295,7 @@ func TestTabCompletes(t *testing.T) {
 // deletes a word, and SQL is highlighted while questions are not.
 func TestEditing(t *testing.T) {
 	st := styles.Default()
-	m := input.New(newCommon(), nil)
+	m := input.New(common.Default(), nil)
 	m.SetSize(40, 6)
 	m.Focus()
 	typeText(m, "SELECT 1")
@@ -383,7 +350,7 @@ func TestEditing(t *testing.T) {
 // the history), and alt+enter, ctrl+enter, f5 — or enter after a closing
 // semicolon — run the text, which stays for the next change.
 func TestEditor(t *testing.T) {
-	m := input.New(newCommon(), nil)
+	m := input.New(common.Default(), nil)
 	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
 	m.SetSize(60, 8)
 	m.Focus()
