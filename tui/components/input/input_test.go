@@ -121,31 +121,23 @@ func TestHistoryKeys(t *testing.T) {
 	m.SetSize(60, 5)
 	m.Focus()
 	typeText(m, "draft")
-	press(m, "up")
-	if m.Value() != "how many orders?" {
-		t.Fatalf("↑ gave %q", m.Value())
-	}
-	press(m, "up")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↑↑ gave %q", m.Value())
-	}
-	// The cursor is on the last line of a two-line entry: ↑ moves up a
-	// line first, then recalls.
-	press(m, "up")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↑ inside a multi-line entry changed it to %q", m.Value())
-	}
-	press(m, "up")
-	if m.Value() != "SELECT 1" {
-		t.Fatalf("↑ from the first line gave %q", m.Value())
-	}
-	press(m, "down", "down")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↓ gave %q", m.Value())
-	}
-	press(m, "down", "down", "down")
-	if m.Value() != "draft" {
-		t.Fatalf("↓ to the end gave %q, want the draft back", m.Value())
+	for _, step := range []struct {
+		keys       []string
+		what, want string
+	}{
+		{[]string{"up"}, "↑", "how many orders?"},
+		{[]string{"up"}, "↑↑", "SELECT name\nFROM t"},
+		// The cursor is on the last line of a two-line entry: ↑ moves up a
+		// line first, then recalls.
+		{[]string{"up"}, "↑ inside a multi-line entry", "SELECT name\nFROM t"},
+		{[]string{"up"}, "↑ from the first line", "SELECT 1"},
+		{[]string{"down", "down"}, "↓", "SELECT name\nFROM t"},
+		{[]string{"down", "down", "down"}, "↓ to the end (the draft back)", "draft"},
+	} {
+		press(m, step.keys...)
+		if m.Value() != step.want {
+			t.Fatalf("%s gave %q, want %q", step.what, m.Value(), step.want)
+		}
 	}
 
 	// ctrl+r finds the newest match; again finds an older one; esc restores.
