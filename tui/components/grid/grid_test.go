@@ -18,6 +18,16 @@ import (
 
 var cols3 = []query.Column{{Name: "id", Type: "INTEGER"}, {Name: "label", Type: "TEXT"}, {Name: "score", Type: "REAL"}}
 
+// begun is a grid that keeps up to keep rows (0: its default), sized w×h,
+// begun on the result of sql with cols.
+func begun(keep, w, h int, sql string, cols []query.Column) *grid.Model {
+	g := grid.New(common.Default(), keep)
+	g.SetSize(w, h)
+	g.Reset(sql)
+	g.Begin(cols)
+	return g
+}
+
 // stream feeds n rows in batches the way the app does, reusing a few row
 // values so a million rows cost little memory in the test itself.
 func stream(g *grid.Model, n int) {
@@ -47,10 +57,7 @@ func dataLines(view string) []string {
 // a grid of 50 rows.
 func TestVirtualization(t *testing.T) {
 	const w, h = 80, 20
-	big := grid.New(common.Default(), 100_000)
-	big.SetSize(w, h)
-	big.Reset("SELECT …")
-	big.Begin(cols3)
+	big := begun(100_000, w, h, "SELECT …", cols3)
 	stream(big, 1_000_000)
 	big.Finish(true, "rows", 0, nil)
 
@@ -82,10 +89,7 @@ func TestVirtualization(t *testing.T) {
 		t.Errorf("formatted %d cells, want %d (visible rows × columns)", bigCells, (h-2)*len(cols3))
 	}
 
-	small := grid.New(common.Default(), 100_000)
-	small.SetSize(w, h)
-	small.Reset("SELECT …")
-	small.Begin(cols3)
+	small := begun(100_000, w, h, "SELECT …", cols3)
 	stream(small, 50)
 	small.Finish(false, "", 0, nil)
 	small.View()
@@ -108,10 +112,7 @@ func TestVirtualization(t *testing.T) {
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			g := grid.New(common.Default(), n)
-			g.SetSize(120, 40)
-			g.Reset("")
-			g.Begin(cols3)
+			g := begun(n, 120, 40, "", cols3)
 			stream(g, n)
 			g.Finish(false, "", 0, nil)
 			b.ResetTimer()
@@ -124,11 +125,8 @@ func BenchmarkView(b *testing.B) {
 
 func TestCells(t *testing.T) {
 	st := styles.Default()
-	g := grid.New(common.Default(), 0)
-	g.SetSize(100, 6)
-	g.Reset("")
 	cols := []query.Column{{Name: "a"}, {Name: "b"}, {Name: "c"}}
-	g.Begin(cols)
+	g := begun(0, 100, 6, "", cols)
 	long := strings.Repeat("x", 100)
 	g.Append([]query.Row{
 		{nil, "NULL", int64(7)},
@@ -184,10 +182,7 @@ func TestCells(t *testing.T) {
 
 // TestCopy: y copies the cell, Y the row (tab-separated), with OSC 52.
 func TestCopy(t *testing.T) {
-	g := grid.New(common.Default(), 0)
-	g.SetSize(60, 6)
-	g.Reset("")
-	g.Begin(cols3)
+	g := begun(0, 60, 6, "", cols3)
 	g.Append([]query.Row{{int64(1), "one", nil}})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -236,10 +231,7 @@ func TestHorizontalScroll(t *testing.T) {
 		cols = append(cols, query.Column{Name: fmt.Sprintf("column_%02d", i)})
 		row = append(row, fmt.Sprintf("value %02d", i))
 	}
-	g := grid.New(common.Default(), 0)
-	g.SetSize(40, 5)
-	g.Reset("")
-	g.Begin(cols)
+	g := begun(0, 40, 5, "", cols)
 	g.Append([]query.Row{row})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -277,10 +269,7 @@ func squares(g *grid.Model, n int64) {
 func TestWidthsGrow(t *testing.T) {
 	for _, n := range []int64{5_000, 100_000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			g := grid.New(common.Default(), 0)
-			g.SetSize(60, 12)
-			g.Reset("")
-			g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+			g := begun(0, 60, 12, "", []query.Column{{Name: "x"}, {Name: "sq"}})
 			squares(g, n)
 			g.Finish(false, "", 0, nil)
 			g.Focus()
@@ -304,10 +293,7 @@ func TestWidthsGrow(t *testing.T) {
 // spreadsheet's sign for "too narrow"), never the first digits of a
 // number; > widens it again and text is still cut with an ellipsis.
 func TestNumbersNeverCut(t *testing.T) {
-	g := grid.New(common.Default(), 0)
-	g.SetSize(60, 6)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "n"}, {Name: "label"}})
+	g := begun(0, 60, 6, "", []query.Column{{Name: "n"}, {Name: "label"}})
 	g.Append([]query.Row{{int64(1234567890), strings.Repeat("abcdefghij", 8)}})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -360,10 +346,7 @@ func column(g *grid.Model, c int) []string {
 
 func small(t *testing.T, cols []query.Column, rows []query.Row) *grid.Model {
 	t.Helper()
-	g := grid.New(common.Default(), 0)
-	g.SetSize(80, len(rows)+4)
-	g.Reset("")
-	g.Begin(cols)
+	g := begun(0, 80, len(rows)+4, "", cols)
 	g.Append(rows)
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -497,10 +480,7 @@ func TestFilter(t *testing.T) {
 // TestFilterWhileStreaming: rows that arrive after the filter is set are
 // filtered as they come; sorting waits for the last row.
 func TestFilterWhileStreaming(t *testing.T) {
-	g := grid.New(common.Default(), 0)
-	g.SetSize(60, 20)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "x"}})
+	g := begun(0, 60, 20, "", []query.Column{{Name: "x"}})
 	g.Append([]query.Row{{"a1"}, {"b1"}})
 	g.Focus()
 	g.Update(tuitest.Key("/"))
@@ -523,10 +503,7 @@ func TestFilterWhileStreaming(t *testing.T) {
 // keeps its order until the result arrives, and a result overtaken by a
 // newer request is dropped.
 func TestOrderInBackground(t *testing.T) {
-	g := grid.New(common.Default(), 0)
-	g.SetSize(60, 8)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+	g := begun(0, 60, 8, "", []query.Column{{Name: "x"}, {Name: "sq"}})
 	squares(g, 20_000)
 	g.Finish(false, "", 0, nil)
 	g.Focus()
