@@ -21,30 +21,21 @@ import (
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
-	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/tui/internal/tuitest"
 )
 
 var (
 	sampleOnce sync.Once
-	sampleDB   *db.DB
 	sampleErr  error
 )
 
-// openSample opens the built-in sample database once for all tests.
+// openSample is the built-in sample database (testdb.Sample) with exact
+// row counts in its catalog.
 func openSample(t *testing.T) *db.DB {
 	t.Helper()
+	sampleDB := testdb.Sample(t)
 	sampleOnce.Do(func() {
-		p, err := data.SamplePath()
-		if err != nil {
-			sampleErr = err
-			return
-		}
 		ctx := context.Background()
-		sampleDB, sampleErr = db.Open(ctx, p, db.Options{Label: data.SampleName})
-		if sampleErr != nil {
-			return
-		}
 		// The catalog counts rows within a time budget and shows "?" for a
 		// table or view it could not count in time (a slow machine, the race
 		// detector). Screens must not depend on the machine's speed, so the
