@@ -244,13 +244,20 @@ func TestComplete(t *testing.T) {
 	}
 }
 
+// completing is a focused input, w×h, that completes the names of
+// testCatalog.
+func completing(t *testing.T, w, h int) *input.Model {
+	m := input.New(common.Default(), nil)
+	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
+	m.SetSize(w, h)
+	m.Focus()
+	return m
+}
+
 // TestTabCompletes: one candidate completes at once; several complete
 // their common prefix, list them, and tab cycles.
 func TestTabCompletes(t *testing.T) {
-	m := input.New(common.Default(), nil)
-	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
-	m.SetSize(80, 5)
-	m.Focus()
+	m := completing(t, 80, 5)
 	typeText(m, "SELECT * FROM customers WHERE coun")
 	press(m, "tab")
 	if m.Value() != "SELECT * FROM customers WHERE countr" {
@@ -342,10 +349,7 @@ func TestEditing(t *testing.T) {
 // the history), and alt+enter, ctrl+enter, f5 — or enter after a closing
 // semicolon — run the text, which stays for the next change.
 func TestEditor(t *testing.T) {
-	m := input.New(common.Default(), nil)
-	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
-	m.SetSize(60, 8)
-	m.Focus()
+	m := completing(t, 60, 8)
 	typeText(m, "SELECT 1")
 	press(m, "enter")
 	m.SetValue("")
