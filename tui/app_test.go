@@ -21,29 +21,21 @@ import (
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
-	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 )
 
 var (
 	sampleOnce sync.Once
-	sampleDB   *db.DB
 	sampleErr  error
 )
 
-// openSample opens the built-in sample database once for all tests.
+// openSample is the built-in sample database (testdb.Sample) with exact
+// row counts in its catalog.
 func openSample(t *testing.T) *db.DB {
 	t.Helper()
+	sampleDB := testdb.Sample(t)
 	sampleOnce.Do(func() {
-		p, err := data.SamplePath()
-		if err != nil {
-			sampleErr = err
-			return
-		}
 		ctx := context.Background()
-		sampleDB, sampleErr = db.Open(ctx, p, db.Options{Label: data.SampleName})
-		if sampleErr != nil {
-			return
-		}
 		// The catalog counts rows within a time budget and shows "?" for a
 		// table or view it could not count in time (a slow machine, the race
 		// detector). Screens must not depend on the machine's speed, so the
@@ -140,6 +132,33 @@ func start(t *testing.T, d *db.DB, opts Options, w, h int) *session {
 	return s
 }
 
+// startReady starts the explorer and waits for its first screen (the
+// sidebar lists the sample's tables).
+func startReady(t *testing.T, d *db.DB, opts Options, w, h int) *session {
+	t.Helper()
+	s := start(t, d, opts, w, h)
+	s.waitText("categories")
+	return s
+}
+
+// submit types text into the input, presses enter and waits until every
+// sub is on the screen, which it returns.
+func (s *session) submit(text string, sub ...string) string {
+	s.t.Helper()
+	s.typeText(text)
+	s.key("enter")
+	return s.waitText(sub...)
+}
+
+// query is submit followed by idle: the screen returned is the one on
+// which every sub first showed.
+func (s *session) query(text string, sub ...string) string {
+	s.t.Helper()
+	scr := s.submit(text, sub...)
+	s.idle()
+	return scr
+}
+
 // screen returns the current screen without styles.
 func (s *session) screen() string {
 	ch := make(chan string, 1)
@@ -232,43 +251,7 @@ func (s *session) waitApp(what string, cond func(*App) bool) {
 func (s *session) typeText(text string) { s.tm.Type(text) }
 
 func (s *session) key(k string) {
-	s.tm.Send(keyMsg(k))
-}
-
-// keyMsg builds the key press a terminal would send for "enter", "ctrl+c",
-// "alt+3", "tab"…
-func keyMsg(k string) tea.KeyPressMsg {
-	var mod tea.KeyMod
-	for {
-		switch {
-		case strings.HasPrefix(k, "ctrl+"):
-			mod |= tea.ModCtrl
-			k = k[5:]
-			continue
-		case strings.HasPrefix(k, "alt+"):
-			mod |= tea.ModAlt
-			k = k[4:]
-			continue
-		case strings.HasPrefix(k, "shift+"):
-			mod |= tea.ModShift
-			k = k[6:]
-			continue
-		}
-		break
-	}
-	codes := map[string]rune{
-		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEscape, "up": tea.KeyUp, "down": tea.KeyDown,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "f1": tea.KeyF1, "space": tea.KeySpace,
-	}
-	if c, ok := codes[k]; ok {
-		return tea.KeyPressMsg{Code: c, Mod: mod}
-	}
-	r := []rune(k)[0]
-	if mod == 0 {
-		return tea.KeyPressMsg{Code: r, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r, Mod: mod}
+	s.tm.Send(tuitest.Key(k))
 }
 
 // fakeAsker stands in for the agent: it runs real SQL on the sample
@@ -350,12 +333,8 @@ func TestScreens(t *testing.T) {
 	})
 
 	t.Run("sql_query", func(t *testing.T) {
-		s := start(t, d, testOptions(t), 80, 24)
-		s.waitText("categories")
-		s.typeText("SELECT sku, unit_price, notes FROM products ORDER BY product_id LIMIT 30")
-		s.key("enter")
-		s.waitText("30 rows")
-		s.idle()
+		s := startReady(t, d, testOptions(t), 80, 24)
+		s.query("SELECT sku, unit_price, notes FROM products ORDER BY product_id LIMIT 30", "30 rows")
 		scr := s.screen()
 		for _, want := range []string{"sku", "unit_price", "NULL", "30 rows", "row 1 of 30"} {
 			if !strings.Contains(scr, want) {
@@ -369,12 +348,8 @@ func TestScreens(t *testing.T) {
 		opts := testOptions(t)
 		fa := &fakeAsker{d: d}
 		opts.Asker = fa
-		s := start(t, d, opts, 100, 30)
-		s.waitText("categories")
-		s.typeText("which category earns the most?")
-		s.key("enter")
-		scr := s.waitText("trace:", "Furniture brings in the most revenue")
-		s.idle()
+		s := startReady(t, d, opts, 100, 30)
+		scr := s.query("which category earns the most?", "trace:", "Furniture brings in the most revenue")
 		scr = s.screen()
 		for _, want := range []string{
 			"Q    which category earns the most?",
@@ -419,12 +394,8 @@ func TestScreens(t *testing.T) {
 	t.Run("question_80x24", func(t *testing.T) {
 		opts := testOptions(t)
 		opts.Asker = &fakeAsker{d: d}
-		s := start(t, d, opts, 80, 24)
-		s.waitText("categories")
-		s.typeText("which category earns the most?")
-		s.key("enter")
-		s.waitText("Furniture brings in")
-		s.idle()
+		s := startReady(t, d, opts, 80, 24)
+		s.query("which category earns the most?", "Furniture brings in")
 		scr := s.screen()
 		for _, want := range []string{"Q    which category earns the most?", "SQL  SELECT", "next › How did Furniture", "Furniture"} {
 			if !strings.Contains(scr, want) {
@@ -435,12 +406,8 @@ func TestScreens(t *testing.T) {
 	})
 
 	t.Run("refused", func(t *testing.T) {
-		s := start(t, d, testOptions(t), 80, 24)
-		s.waitText("categories")
-		s.typeText("DELETE FROM customers WHERE customer_id = 1")
-		s.key("enter")
-		scr := s.waitText("refused")
-		s.idle()
+		s := startReady(t, d, testOptions(t), 80, 24)
+		scr := s.query("DELETE FROM customers WHERE customer_id = 1", "refused")
 		scr = s.screen()
 		if !strings.Contains(scr, "✗ refused: ") || !strings.Contains(scr, "hint:") {
 			t.Errorf("no inline refusal with a hint:\n%s", scr)
@@ -449,12 +416,8 @@ func TestScreens(t *testing.T) {
 	})
 
 	t.Run("resize_120x40", func(t *testing.T) {
-		s := start(t, d, testOptions(t), 80, 24)
-		s.waitText("categories")
-		s.typeText("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC, 1")
-		s.key("enter")
-		s.waitText("24 rows")
-		s.idle()
+		s := startReady(t, d, testOptions(t), 80, 24)
+		s.query("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1 ORDER BY 2 DESC, 1", "24 rows")
 		s.tm.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 		scr := s.waitFor("a 120x40 screen", func(scr string) bool {
 			l := strings.Split(scr, "\n")
@@ -474,8 +437,7 @@ func TestScreens(t *testing.T) {
 	})
 
 	t.Run("help", func(t *testing.T) {
-		s := start(t, d, testOptions(t), 80, 24)
-		s.waitText("categories")
+		s := startReady(t, d, testOptions(t), 80, 24)
 		s.key("alt+3")
 		s.key("?")
 		scr := s.waitText("Keys · Results")
@@ -493,11 +455,8 @@ func TestScreens(t *testing.T) {
 // TestNoAsker: a question without a model explains how to configure one.
 func TestNoAsker(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("how many customers are there?")
-	s.key("enter")
-	scr := s.waitText("no model configured")
+	s := startReady(t, d, testOptions(t), 100, 30)
+	scr := s.submit("how many customers are there?", "no model configured")
 	flat := strings.Join(strings.Fields(scr), " ")
 	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "--provider offline"} {
 		if !strings.Contains(flat, want) {
@@ -516,9 +475,7 @@ func TestCancel(t *testing.T) {
 	s := &session{t: t, tm: tm, app: app}
 	s.waitText("categories")
 	// Slow after its first row: only an interrupt stops it.
-	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 1 OR x = -1")
-	s.key("enter")
-	s.waitText("running query")
+	s.submit("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 1 OR x = -1", "running query")
 	time.Sleep(200 * time.Millisecond)
 	start := time.Now()
 	s.key("ctrl+c")
@@ -548,11 +505,8 @@ func TestCancelQuestion(t *testing.T) {
 	opts := testOptions(t)
 	fa := &fakeAsker{d: d, block: make(chan struct{})}
 	opts.Asker = fa
-	s := start(t, d, opts, 80, 24)
-	s.waitText("categories")
-	s.typeText("which category earns the most?")
-	s.key("enter")
-	s.waitText("asking")
+	s := startReady(t, d, opts, 80, 24)
+	s.submit("which category earns the most?", "asking")
 	s.key("ctrl+c")
 	s.waitText("question cancelled")
 }
@@ -561,12 +515,8 @@ func TestCancelQuestion(t *testing.T) {
 // says "of more", and the grid renders one screen of it.
 func TestStreamingCap(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c")
-	s.key("enter")
-	scr := s.waitText("100,000 of more rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 100, 30)
+	scr := s.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c", "100,000 of more rows")
 	var kept, formatted, bodyRows int
 	s.do(func(a *App) {
 		kept = a.grid.Len()
@@ -589,8 +539,7 @@ func TestStreamingCap(t *testing.T) {
 // through the normal query path.
 func TestPreviewTable(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
+	s := startReady(t, d, testOptions(t), 100, 30)
 	s.key("alt+1")
 	s.key("down")
 	s.key("down") // customers
@@ -621,12 +570,8 @@ func TestExport(t *testing.T) {
 	d := openSample(t)
 	opts := testOptions(t)
 	opts.MaxRows = 100 // keep fewer rows than the export writes
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
-	s.typeText("SELECT customer_id, name FROM customers ORDER BY customer_id")
-	s.key("enter")
-	s.waitText("100 of more rows")
-	s.idle()
+	s := startReady(t, d, opts, 100, 30)
+	s.query("SELECT customer_id, name FROM customers ORDER BY customer_id", "100 of more rows")
 	s.key("ctrl+s")
 	s.waitText("Export the whole result", "tablewise-export-20261201-093000.csv")
 	out := filepath.Join(t.TempDir(), "customers.csv")
@@ -655,12 +600,8 @@ func TestExport(t *testing.T) {
 // panic, down to a few cells.
 func TestSmallAndOddSizes(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 80, 24)
-	s.waitText("categories")
-	s.typeText("SELECT * FROM customers")
-	s.key("enter")
-	s.waitText("2,400 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 80, 24)
+	s.query("SELECT * FROM customers", "2,400 rows")
 	for _, sz := range [][2]int{{40, 10}, {20, 5}, {60, 8}, {3, 2}, {1, 1}, {200, 60}, {80, 24}} {
 		s.tm.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		s.idle()
@@ -690,12 +631,8 @@ func TestSmallAndOddSizes(t *testing.T) {
 // wheel scrolls.
 func TestMouse(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("SELECT * FROM orders")
-	s.key("enter")
-	s.waitText("11,887 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 100, 30)
+	s.query("SELECT * FROM orders", "11,887 rows")
 	var gx, gy int
 	s.do(func(a *App) { gx, gy = a.lay.grid.x+6, a.lay.grid.y+1+2+4 }) // the fifth data row
 	s.tm.Send(tea.MouseClickMsg{X: gx, Y: gy, Button: tea.MouseLeft})
@@ -735,11 +672,8 @@ func TestClarification(t *testing.T) {
 		onText("Streaming…")
 		return &answer.Bundle{Question: q, Status: answer.StatusAnswered, Answer: "By orders, it is Germany."}, nil
 	})
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
-	s.typeText("biggest customer country")
-	s.key("enter")
-	scr := s.waitText("Biggest by what?", "› revenue", "number of orders")
+	s := startReady(t, d, opts, 100, 30)
+	scr := s.submit("biggest customer country", "Biggest by what?", "› revenue", "number of orders")
 	_ = scr
 	s.waitApp("the answer pane to take focus", func(a *App) bool { return a.focus == paneAnswer })
 	s.key("down")
@@ -769,11 +703,8 @@ func TestStreamedAnswer(t *testing.T) {
 		<-release
 		return &answer.Bundle{Question: q, Status: answer.StatusAnswered, Answer: "The answer is forty-two."}, nil
 	})
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
-	s.typeText("what is the answer?")
-	s.key("enter")
-	s.waitText("The answer is forty-two", "asking")
+	s := startReady(t, d, opts, 100, 30)
+	s.submit("what is the answer?", "The answer is forty-two", "asking")
 	close(release)
 	s.waitText("The answer is forty-two.")
 }
@@ -782,12 +713,8 @@ func TestStreamedAnswer(t *testing.T) {
 // the sidebar and ctrl+g the chart.
 func TestCellViewAndToggles(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("SELECT order_id, ship_city, status FROM orders ORDER BY order_id LIMIT 3")
-	s.key("enter")
-	s.waitText("3 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 100, 30)
+	s.query("SELECT order_id, ship_city, status FROM orders ORDER BY order_id LIMIT 3", "3 rows")
 	s.key("alt+3")
 	s.key("down")
 	s.key("l")
@@ -812,11 +739,8 @@ func TestDeadline(t *testing.T) {
 	d := openSample(t)
 	opts := testOptions(t)
 	opts.Timeout = 300 * time.Millisecond
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
-	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c")
-	s.key("enter")
-	scr := s.waitText("deadline", "hint:")
+	s := startReady(t, d, opts, 100, 30)
+	scr := s.submit("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c", "deadline", "hint:")
 	if !strings.Contains(scr, "✗ query stopped at the 300ms deadline") {
 		t.Errorf("no deadline message:\n%s", scr)
 	}
@@ -833,12 +757,8 @@ func TestOpenPNG(t *testing.T) {
 		}
 		return ""
 	}
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
-	s.typeText("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1")
-	s.key("enter")
-	s.waitText("24 rows")
-	s.idle()
+	s := startReady(t, d, opts, 100, 30)
+	s.query("SELECT ship_country, count(*) AS orders FROM orders GROUP BY 1", "24 rows")
 	s.key("alt+5")
 	scr := s.waitText("v open PNG")
 	_ = scr
@@ -861,12 +781,8 @@ func TestOpenPNG(t *testing.T) {
 // shows its x whole.
 func TestColumnWidthsGrow(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 5000) SELECT x, x*x AS sq FROM c")
-	s.key("enter")
-	s.waitText("5,000 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 100, 30)
+	s.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 5000) SELECT x, x*x AS sq FROM c", "5,000 rows")
 	s.key("alt+3")
 	s.key("G")
 	scr := s.waitText("row 5,000 of 5,000")
@@ -875,10 +791,7 @@ func TestColumnWidthsGrow(t *testing.T) {
 	}
 
 	s.key("i")
-	s.typeText("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c")
-	s.key("enter")
-	s.waitText("100,000 of more rows")
-	s.idle()
+	s.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c", "100,000 of more rows")
 	s.key("alt+3")
 	s.key("G")
 	scr = s.waitText("row 100,000 of 100,000+")
@@ -892,12 +805,8 @@ func TestColumnWidthsGrow(t *testing.T) {
 // and steps through rows, p pages a long cell with search.
 func TestSortFilterRecordPager(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
-	s.typeText("SELECT product_id, name, unit_price FROM products ORDER BY product_id")
-	s.key("enter")
-	s.waitText("240 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 100, 30)
+	s.query("SELECT product_id, name, unit_price FROM products ORDER BY product_id", "240 rows")
 	var top string
 	res, err := query.Collect(context.Background(), d, "SELECT product_id, unit_price FROM products ORDER BY unit_price DESC, product_id LIMIT 1", query.Options{})
 	if err != nil {
@@ -948,10 +857,7 @@ func TestSortFilterRecordPager(t *testing.T) {
 
 	// A long text cell in the pager, with search.
 	s.key("i")
-	s.typeText("SELECT group_concat(name, char(10)) AS names FROM (SELECT name FROM customers ORDER BY customer_id)")
-	s.key("enter")
-	s.waitText("1 row")
-	s.idle()
+	s.query("SELECT group_concat(name, char(10)) AS names FROM (SELECT name FROM customers ORDER BY customer_id)", "1 row")
 	var last string
 	res, err = query.Collect(context.Background(), d, "SELECT name FROM customers ORDER BY customer_id DESC LIMIT 1", query.Options{})
 	if err != nil {
@@ -968,9 +874,7 @@ func TestSortFilterRecordPager(t *testing.T) {
 	s.waitText(last, "(100%)")
 	s.key("g")
 	s.key("/")
-	s.typeText(last)
-	s.key("enter")
-	s.waitText("match 1 of")
+	s.submit(last, "match 1 of")
 	s.key("q")
 	s.waitFor("the pager to close", func(scr string) bool { return !strings.Contains(scr, "names · row 1") })
 	s.waitApp("the results pane", func(a *App) bool { return a.over == overlayNone && a.focus == paneResults })
@@ -980,8 +884,7 @@ func TestSortFilterRecordPager(t *testing.T) {
 // several lines runs with alt+enter and stays in the editor.
 func TestEditorRuns(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
+	s := startReady(t, d, testOptions(t), 100, 30)
 	s.key("ctrl+o")
 	s.waitText("editor · alt+enter or f5 runs")
 	s.typeText("SELECT name, count(*) AS n")
@@ -1012,8 +915,7 @@ func TestDotCommands(t *testing.T) {
 	opts := testOptions(t)
 	fa := &fakeAsker{d: d}
 	opts.Asker = fa
-	s := start(t, d, opts, 100, 30)
-	s.waitText("categories")
+	s := startReady(t, d, opts, 100, 30)
 
 	run := func(cmd string) {
 		t.Helper()
@@ -1166,12 +1068,8 @@ func checkWelcome(t *testing.T, d *db.DB, table string) string {
 // size, without a panic.
 func TestNewOverlaysAtOddSizes(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 80, 24)
-	s.waitText("categories")
-	s.typeText("SELECT * FROM customers")
-	s.key("enter")
-	s.waitText("2,400 rows")
-	s.idle()
+	s := startReady(t, d, testOptions(t), 80, 24)
+	s.query("SELECT * FROM customers", "2,400 rows")
 	open := map[string]func(){
 		"cell":   func() { s.key("alt+3"); s.key("enter") },
 		"row":    func() { s.key("alt+3"); s.key("v") },

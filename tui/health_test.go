@@ -10,8 +10,7 @@ import (
 // listed in the help overlay.
 func TestHealthView(t *testing.T) {
 	d := openSample(t)
-	s := start(t, d, testOptions(t), 100, 30)
-	s.waitText("categories")
+	s := startReady(t, d, testOptions(t), 100, 30)
 	s.key("alt+1")
 	for range 5 { // categories, countries, customers, employees, order_items, orders
 		s.key("down")

@@ -37,7 +37,6 @@ import (
 	"github.com/tablewise/tablewise/tui/components/schema"
 	"github.com/tablewise/tablewise/tui/components/statusbar"
 	"github.com/tablewise/tablewise/tui/keymap"
-	"github.com/tablewise/tablewise/tui/styles"
 )
 
 // Asker answers plain-language questions: the core/ask service. The
@@ -193,10 +192,9 @@ func New(d *db.DB, opts Options) *App {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	ctx, stop := context.WithCancel(opts.Context)
-	keys := keymap.Default()
-	com := common.Common{Styles: styles.Default(), Keys: &keys}
+	com := common.Default()
 	a := &App{
-		ctx: ctx, stop: stop, d: d, opts: opts, com: com, keys: keys, log: log, now: opts.Now,
+		ctx: ctx, stop: stop, d: d, opts: opts, com: com, keys: *com.Keys, log: log, now: opts.Now,
 		protoc:  charts.DetectImageProtocol(opts.Getenv),
 		focus:   paneInput,
 		sidebar: true,

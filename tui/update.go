@@ -778,11 +778,11 @@ func (a *App) updateHelp() {
 	}
 	if a.over == overlayNone {
 		if a.focus == paneInput && a.input.Value() == "" && a.lay.answer.h > 0 && len(a.answer.ShortHelp()) > 0 {
-			short = append(short, key.NewBinding(key.WithKeys("alt+4"), key.WithHelp("alt+4", "follow-ups")))
+			short = append(short, common.Hint("alt+4", "follow-ups"))
 		}
 		short = append(short, key.NewBinding(key.WithKeys("?"), key.WithHelp(helpKey(a.focus), "help")))
 	}
-	cancel := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+	cancel := common.Hint("ctrl+c", "quit")
 	if a.job != nil {
 		cancel.SetHelp("ctrl+c", "cancel")
 	}

@@ -40,6 +40,16 @@ func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *age
 	return agent.New(d, p, agent.CoreTools(d), opt)
 }
 
+// ask asks a the question q, on its own, and fails the test on an error.
+func ask(t testing.TB, a *agent.Agent, q string) *answer.Bundle {
+	t.Helper()
+	b, err := a.Ask(context.Background(), q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // both runs a scenario against each provider's wire format.
 func both(t *testing.T, fn func(t *testing.T, provider string)) {
 	for _, p := range llmtest.Providers {
@@ -56,10 +66,7 @@ func TestAnswerRestsOnSQL(t *testing.T) {
 			llmtest.Text("There are 2,400 customers.\nFollow-ups: Which country has the most customers? | How many orders were placed in 2024?"),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers are there?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many customers are there?")
 		if b.Status != answer.StatusAnswered || b.Answer != "There are 2,400 customers." {
 			t.Fatalf("status %s answer %q", b.Status, b.Answer)
 		}
@@ -102,10 +109,7 @@ func TestSelfRepairAfterSQLError(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)),
 			llmtest.Text("2,400 customers."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many customers?")
 		tm := f.ToolResults(1)
 		if c := tm[0]; !strings.Contains(c, "no such table: customer") || !strings.Contains(c, "did you mean customers") {
 			t.Fatalf("repair hint not sent back: %q", c)
@@ -124,10 +128,7 @@ func TestMalformedToolArgumentsContinue(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM products"}`)),
 			llmtest.Text("There are 240 products."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many products?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many products?")
 		if c := f.ToolResults(1)[0]; !strings.Contains(c, "not a JSON object") {
 			t.Fatalf("malformed arguments answer %q", c)
 		}
@@ -146,10 +147,7 @@ func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"UPDATE products SET unit_price = 0"}`)),
 			llmtest.Text("I cannot change data: the database is read-only."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Delete all orders", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "Delete all orders")
 		for i := 1; i <= 2; i++ {
 			if c := f.ToolResults(i)[i-1]; !strings.Contains(c, "read-only") {
 				t.Errorf("refusal %d: %q", i, c)
@@ -173,10 +171,7 @@ func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
 			llmtest.Text("There are 11,887 orders."),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many orders?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many orders?")
 		if u := f.Texts(1); !strings.Contains(u[len(u)-1], "no query has run") {
 			t.Fatalf("no push-back: %q", u)
 		}
@@ -195,10 +190,7 @@ func TestRowsAreDataNotInstructions(t *testing.T) {
 			llmtest.Text("One review asks an AI to ignore its instructions; it is shown as data."),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Show reviews that mention instructions", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "Show reviews that mention instructions")
 		c := f.ToolResults(1)[0]
 		if !strings.Contains(c, "not orders to follow") || !strings.Contains(c, data.InjectionMarker) {
 			t.Fatalf("result not framed and flagged: %q", c)
@@ -214,10 +206,7 @@ func TestBudgetsStopCleanly(t *testing.T) {
 		d := sample(t)
 		f := llmtest.New(t, provider) // no script: the model calls list_tables forever
 		start := time.Now()
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "Tell me everything", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "Tell me everything")
 		if b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "limit of 10 tool calls") {
 			t.Fatalf("status %s answer %q", b.Status, b.Answer)
 		}
@@ -235,7 +224,7 @@ func TestBudgetsStopCleanly(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
 			llmtest.Text("never reached"),
 		)
-		b, err = newAgent(t, d, f2, agent.Options{}).Ask(context.Background(), "q", nil)
+		b, err := newAgent(t, d, f2, agent.Options{}).Ask(context.Background(), "q", nil)
 		if err != nil || b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "3 SQL attempts failed") {
 			t.Fatalf("failed-SQL budget: %v %+v", err, b)
 		}
@@ -248,10 +237,7 @@ func TestClarification(t *testing.T) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("ask_user", `{"question":"Revenue before or after discounts?","options":["before discounts","after discounts"]}`)),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "What was revenue in 2024?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "What was revenue in 2024?")
 		if b.Status != answer.StatusClarify || b.Clarification == nil || len(b.Clarification.Options) != 2 || b.Answer != "Revenue before or after discounts?" {
 			t.Fatalf("bundle %+v", b)
 		}
@@ -267,10 +253,7 @@ func TestMakeChartIsValidated(t *testing.T) {
 			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"bar","x":"category","y":"products","title":"Products per category"}`)),
 			llmtest.Text("Kitchen has the most products."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "products per category", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "products per category")
 		if c := f.ToolResults(2)[1]; !strings.Contains(c, `y column "category" is TEXT, not numeric`) {
 			t.Fatalf("bad chart accepted: %q", c)
 		}
@@ -323,9 +306,7 @@ func TestAskAfterSendsPriorTurns(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("first request carried %q, want %q", got, want)
 		}
-		if _, err := a.Ask(context.Background(), "hello", nil); err != nil {
-			t.Fatal(err)
-		}
+		ask(t, a, "hello")
 		got = conversation(f.Texts(3))
 		if len(got) == 1 {
 			got[0], _, _ = strings.Cut(got[0], "\n\n(Tables that may be relevant")
@@ -360,10 +341,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 			approve,
 		)
 		f.Throttle(1)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many suppliers?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many suppliers?")
 		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(24) || b.Usage.ModelCalls != 3 {
 			t.Fatalf("bundle %+v", b)
 		}
@@ -384,9 +362,7 @@ func TestPromptEconomy(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS artists FROM Artist"}`)),
 			llmtest.Text("Chinook lists 275 artists.\nFollow-ups: Which artist has the most albums? | How many albums are there?"),
 		)
-		if _, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many artists are there?", nil); err != nil {
-			t.Fatal(err)
-		}
+		ask(t, newAgent(t, d, f, agent.Options{}), "How many artists are there?")
 		total := 0
 		for _, n := range f.Bodies() {
 			total += n
@@ -431,9 +407,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 // serves reach the model with the same descriptions.
 func TestSharedToolsUseMCPWords(t *testing.T) {
 	f := llmtest.New(t, "openai", llmtest.Text("Nothing to query."))
-	if _, err := newAgent(t, sample(t), f, agent.Options{}).Ask(context.Background(), "hello", nil); err != nil {
-		t.Fatal(err)
-	}
+	ask(t, newAgent(t, sample(t), f, agent.Options{}), "hello")
 	sent := map[string]string{}
 	for _, tl := range f.Requests()[0]["tools"].([]any) {
 		fn := tl.(map[string]any)["function"].(map[string]any)
@@ -459,10 +433,7 @@ func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
 			llmtest.Calls(llmtest.Call("make_chart", `{"kind":"BAR","x":"REGION"}`)),
 			llmtest.Text("South grew, north shrank."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "change per region", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "change per region")
 		results := f.ToolResults(2)
 		if c := results[len(results)-1]; !strings.Contains(c, "pie slices cannot be negative") || !strings.Contains(c, "use a bar chart") {
 			t.Fatalf("negative pie accepted: %q", c)
@@ -485,9 +456,7 @@ func TestToolErrorCarriesHintOnce(t *testing.T) {
 			llmtest.Calls(llmtest.Call("sample_values", `{"table":"customers","column":"emial"}`)),
 			llmtest.Text("I could not count them."),
 		)
-		if _, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many customers?", nil); err != nil {
-			t.Fatal(err)
-		}
+		ask(t, newAgent(t, d, f, agent.Options{}), "How many customers?")
 		for i, want := range []string{"did you mean customers?", "did you mean customers?", "did you mean email?"} {
 			// Request i+1 carries every tool result so far; the newest is last.
 			results := f.ToolResults(i + 1)

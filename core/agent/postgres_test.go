@@ -27,10 +27,7 @@ func TestAgentOnPostgres(t *testing.T) {
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM \"Track\""}`)),
 			llmtest.Text("There are 3,503 tracks."),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many tracks?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many tracks?")
 		c := f.ToolResults(1)[0]
 		if !strings.Contains(c, "PostgreSQL 1") || !strings.Contains(c, `relation "track" does not exist — did you mean "Track"`) {
 			t.Errorf("tool result %q", c)

@@ -33,9 +33,7 @@ func TestPromptVersions(t *testing.T) {
 	// The version reaches the model: v2's system prompt is v2's text.
 	f := llmtest.New(t, "openai", llmtest.Text("Nothing to query."), llmtest.Text("Nothing to query."))
 	for _, v := range []string{"v1", "v2"} {
-		if _, err := newAgent(t, sample(t), f, agent.Options{Prompt: v}).Ask(context.Background(), "hello", nil); err != nil {
-			t.Fatal(err)
-		}
+		ask(t, newAgent(t, sample(t), f, agent.Options{Prompt: v}), "hello")
 	}
 	s1, s2 := f.System(0), f.System(1)
 	if strings.Contains(s1, "Evidence:") || !strings.Contains(s2, "Evidence:") || !strings.Contains(s2, `"sample"`) {
@@ -75,10 +73,7 @@ func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b2, err := a.Ask(context.Background(), "Which tables?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b2 := ask(t, a, "Which tables?")
 		if b1.TraceID != "q-given" || b1.PromptVersion != "v2" || b2.TraceID == "" || b2.TraceID == b1.TraceID {
 			t.Fatalf("bundles: %q %q / %q", b1.TraceID, b1.PromptVersion, b2.TraceID)
 		}

@@ -54,10 +54,7 @@ func TestAbsentLiteralIsRepaired(t *testing.T) {
 		)
 		var buf bytes.Buffer
 		tw := trace.New(&buf)
-		b, err := agent.New(d, provider(t, f, "fake-model", tw), agent.CoreTools(d), agent.Options{Trace: tw, Checks: roomy}).Ask(context.Background(), "How many orders went to the U.K.?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, agent.New(d, provider(t, f, "fake-model", tw), agent.CoreTools(d), agent.Options{Trace: tw, Checks: roomy}), "How many orders went to the U.K.?")
 		// The trace line of the first run_sql carries the notes.
 		var first0 trace.Event
 		for _, line := range strings.Split(buf.String(), "\n") {
@@ -101,10 +98,7 @@ func TestReviewApproves(t *testing.T) {
 			llmtest.Text("1,192 orders went to Germany."),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many orders went to Germany?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many orders went to Germany?")
 		reqs := f.Requests()
 		if len(reqs) != 3 {
 			t.Fatalf("%d requests, want 3", len(reqs))
@@ -147,10 +141,7 @@ func TestReviewRevisesMissingFilter(t *testing.T) {
 			llmtest.Text("41 orders to Germany were returned."),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many orders to Germany were returned?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many orders to Germany were returned?")
 		told := f.Texts(3)
 		if last := told[len(told)-1]; !strings.Contains(last, "review revised your SQL: the question asks only for returned orders") || !strings.Contains(last, revised) || !strings.Contains(last, "41") {
 			t.Fatalf("the model was told %q", last)
@@ -183,10 +174,7 @@ func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 		llmtest.Text("There are 7 regions."),
 		approve,
 	)
-	b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many regions?", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := ask(t, newAgent(t, d, f, agent.Options{}), "How many regions?")
 	told := f.Texts(3)
 	if last := told[len(told)-1]; !strings.Contains(last, "Its revision did not run: refused") {
 		t.Fatalf("the model was told %q", last)
@@ -215,10 +203,7 @@ func TestEscalationAfterRepeatedFailures(t *testing.T) {
 		var buf bytes.Buffer
 		tw := trace.New(&buf)
 		a := agent.New(d, provider(t, weak, "fake-model", tw), agent.CoreTools(d), agent.Options{Trace: tw, Escalate: provider(t, strong, "strong-model", tw)})
-		b, err := a.Ask(context.Background(), "How many orders?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, a, "How many orders?")
 		if b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(11887) || b.Checks.Escalated != "strong-model" || b.Model != "strong-model" {
 			t.Fatalf("status %s rows %v checks %+v", b.Status, b.Rows, b.Checks)
 		}
@@ -281,10 +266,7 @@ func TestEscalationAfterTwoObjections(t *testing.T) {
 			approve,
 		)
 		a := agent.New(d, provider(t, weak, "fake-model", nil), agent.CoreTools(d), agent.Options{Escalate: provider(t, strong, "strong-model", nil)})
-		b, err := a.Ask(context.Background(), "How many business customers?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, a, "How many business customers?")
 		if b.Checks.Escalated != "strong-model" || b.Status != answer.StatusAnswered || b.SQL != "SELECT count(*) AS n FROM customers WHERE type = 'business'" {
 			t.Fatalf("bundle %+v checks %+v", b, b.Checks)
 		}
@@ -315,10 +297,7 @@ func TestBudgetsHoldWithReview(t *testing.T) {
 			llmtest.Text("There are 7 regions."),
 			approve,
 		)
-		b, err := newAgent(t, d, f, agent.Options{Budgets: agent.Budgets{ModelCalls: 2}}).Ask(context.Background(), "How many regions?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{Budgets: agent.Budgets{ModelCalls: 2}}), "How many regions?")
 		if n := len(f.Requests()); n != 2 || b.Usage.ModelCalls != 2 {
 			t.Fatalf("%d requests, %d model calls", n, b.Usage.ModelCalls)
 		}
@@ -333,10 +312,7 @@ func TestBudgetsHoldWithReview(t *testing.T) {
 			revise("regions with countries only", "SELECT count(DISTINCT region_id) FROM countries"),
 			llmtest.Text("never reached"),
 		)
-		b, err = newAgent(t, d, f, agent.Options{Budgets: agent.Budgets{ModelCalls: 3}}).Ask(context.Background(), "How many regions?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b = ask(t, newAgent(t, d, f, agent.Options{Budgets: agent.Budgets{ModelCalls: 3}}), "How many regions?")
 		if n := len(f.Requests()); n != 3 || b.Usage.ModelCalls != 3 || b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "limit of 3 model calls") {
 			t.Fatalf("%d requests, usage %+v, status %s, answer %q", n, b.Usage, b.Status, b.Answer)
 		}
@@ -349,10 +325,7 @@ func TestReviewCanBeTurnedOff(t *testing.T) {
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)),
 		llmtest.Text("There are 7 regions."),
 	)
-	b, err := newAgent(t, sample(t), f, agent.Options{NoReview: true}).Ask(context.Background(), "How many regions?", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := ask(t, newAgent(t, sample(t), f, agent.Options{NoReview: true}), "How many regions?")
 	if len(f.Requests()) != 2 || b.Checks.Review != nil || len(b.Flags) != 0 {
 		t.Fatalf("%d requests, review %+v, flags %q", len(f.Requests()), b.Checks.Review, b.Flags)
 	}
@@ -415,10 +388,7 @@ func TestReviewReplies(t *testing.T) {
 			llmtest.Text("There are 7 regions."),
 			llmtest.Review(c.reply),
 		)
-		b, err := newAgent(t, d, f, agent.Options{}).Ask(context.Background(), "How many regions?", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := ask(t, newAgent(t, d, f, agent.Options{}), "How many regions?")
 		if b.Status != answer.StatusAnswered || b.Checks.Review == nil || b.Checks.Review.Verdict != c.verdict {
 			t.Errorf("%q: status %s review %+v", c.reply, b.Status, b.Checks.Review)
 		}
@@ -441,10 +411,7 @@ func TestEscalationWithinTheBudget(t *testing.T) {
 		llmtest.Text("never reached"),
 	)
 	a := agent.New(d, provider(t, weak, "fake-model", nil), agent.CoreTools(d), agent.Options{Budgets: agent.Budgets{ModelCalls: 4}, Escalate: provider(t, strong, "strong-model", nil)})
-	b, err := a.Ask(context.Background(), "How many orders?", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := ask(t, a, "How many orders?")
 	if len(weak.Requests()) != 3 || len(strong.Requests()) != 1 || b.Usage.ModelCalls != 4 || b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "limit of 4 model calls") {
 		t.Fatalf("requests %d+%d, usage %+v, status %s, answer %q", len(weak.Requests()), len(strong.Requests()), b.Usage, b.Status, b.Answer)
 	}

@@ -215,19 +215,16 @@ func loadBIRD(dir string) ([]Case, string, error) {
 	if qfile == "" {
 		return nil, "", fmt.Errorf("%w: bird:%s has no mini_dev_sqlite.json or dev.json (point at the folder of the BIRD download that holds them)", ErrUnknownSuite, dir)
 	}
-	raw, err := os.ReadFile(qfile)
-	if err != nil {
-		return nil, "", fmt.Errorf("load BIRD: %w", err)
-	}
-	var entries []struct {
+	type entry struct {
 		DBID       string `json:"db_id"`
 		Question   string `json:"question"`
 		Evidence   string `json:"evidence"`
 		SQL        string `json:"SQL"`
 		Difficulty string `json:"difficulty"`
 	}
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, "", fmt.Errorf("load BIRD %s: %w", qfile, err)
+	entries, err := readEntries[entry]("BIRD", qfile)
+	if err != nil {
+		return nil, "", err
 	}
 	var gold []string
 	if gfile := firstFile(dir, "mini_dev_sqlite_gold.sql", "dev.sql", "dev_gold.sql"); gfile != "" {
@@ -248,6 +245,20 @@ func loadBIRD(dir string) ([]Case, string, error) {
 	}
 	dbDir := firstDir(dir, "dev_databases", "databases")
 	return cases, dbDir, checkIDs(qfile, cases)
+}
+
+// readEntries reads the JSON array of a suite's question file; suite
+// ("BIRD", "Spider") names it in errors.
+func readEntries[T any](suite, qfile string) ([]T, error) {
+	raw, err := os.ReadFile(qfile)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", suite, err)
+	}
+	var entries []T
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("load %s %s: %w", suite, qfile, err)
+	}
+	return entries, nil
 }
 
 // goldLines reads a gold file of SQL<TAB>db_id lines and returns the SQL.
@@ -277,17 +288,14 @@ func loadSpider(dir string) ([]Case, string, error) {
 	if qfile == "" {
 		return nil, "", fmt.Errorf("%w: spider:%s has no dev.json (point at the folder of the Spider download that holds dev.json and database/)", ErrUnknownSuite, dir)
 	}
-	raw, err := os.ReadFile(qfile)
-	if err != nil {
-		return nil, "", fmt.Errorf("load Spider: %w", err)
-	}
-	var entries []struct {
+	type entry struct {
 		DBID     string `json:"db_id"`
 		Question string `json:"question"`
 		Query    string `json:"query"`
 	}
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, "", fmt.Errorf("load Spider %s: %w", qfile, err)
+	entries, err := readEntries[entry]("Spider", qfile)
+	if err != nil {
+		return nil, "", err
 	}
 	cases := make([]Case, len(entries))
 	for i, e := range entries {

@@ -25,6 +25,25 @@ func newTestAnthropic(t *testing.T, f *fakeServer, cfg Config, opts ...Option) *
 	return p
 }
 
+// complete sends req through p and fails the test on an error.
+func complete(t *testing.T, p Provider, req Request) *Response {
+	t.Helper()
+	resp, err := p.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	return resp
+}
+
+// wantUsage checks the tokens of got (its cost aside) against want.
+func wantUsage(t *testing.T, got, want Usage) {
+	t.Helper()
+	got.CostUSD = 0
+	if got != want {
+		t.Errorf("Usage = %+v, want %+v", got, want)
+	}
+}
+
 // sqlTools are tools shaped like the agent's.
 var sqlTools = []Tool{
 	{
@@ -70,16 +89,13 @@ func TestAnthropicTextAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, anthropicTextReply))
 	p := newTestAnthropic(t, f, Config{})
 	temp := 0.2
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		System:      "You answer questions about a SQLite database.",
 		Messages:    toolLoopHistory,
 		Tools:       sqlTools,
 		MaxTokens:   1000,
 		Temperature: &temp,
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if resp.Text != "There are 275 artists." {
 		t.Errorf("Text = %q", resp.Text)
 	}
@@ -89,12 +105,7 @@ func TestAnthropicTextAndRequestShape(t *testing.T) {
 	if resp.Model != "claude-sonnet-5-5-20261001" {
 		t.Errorf("Model = %q", resp.Model)
 	}
-	wantUsage := Usage{InputTokens: 120, OutputTokens: 9, CacheWriteTokens: 1500, CacheReadTokens: 3000}
-	gotUsage := resp.Usage
-	gotUsage.CostUSD = 0
-	if gotUsage != wantUsage {
-		t.Errorf("Usage = %+v, want %+v", gotUsage, wantUsage)
-	}
+	wantUsage(t, resp.Usage, Usage{InputTokens: 120, OutputTokens: 9, CacheWriteTokens: 1500, CacheReadTokens: 3000})
 	// claude-sonnet-5-5: $2 in, $10 out, $0.10 cache read, $2.50 cache write per MTok.
 	wantCost := (120*2 + 9*10 + 3000*0.10 + 1500*2.50) / 1e6
 	if d := resp.Usage.CostUSD - wantCost; d > 1e-12 || d < -1e-12 {
@@ -190,10 +201,7 @@ func TestAnthropicToolUse(t *testing.T) {
 	}`), jsonReply(200, anthropicTextReply))
 	p := newTestAnthropic(t, f, Config{})
 	req := Request{Messages: []Message{UserText("How many artists?")}, Tools: sqlTools}
-	resp, err := p.Complete(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, req)
 	if resp.StopReason != StopToolUse || resp.Text != "Let me count." {
 		t.Errorf("StopReason = %q, Text = %q", resp.StopReason, resp.Text)
 	}
@@ -273,15 +281,12 @@ func TestAnthropicStreamingToolUse(t *testing.T) {
 	f := newFakeServer(t, sseReply(anthropicToolStream(`{"sql": "SELECT`, ` COUNT(*) FROM`, ` Artist"}`)...))
 	p := newTestAnthropic(t, f, Config{})
 	var deltas []string
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		System:   "sys",
 		Messages: []Message{UserText("How many artists?")},
 		Tools:    sqlTools,
 		OnText:   func(d string) { deltas = append(deltas, d) },
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if strings.Join(deltas, "|") != "Let me |count." {
 		t.Errorf("OnText saw %q", deltas)
 	}
@@ -297,12 +302,7 @@ func TestAnthropicStreamingToolUse(t *testing.T) {
 		args["sql"] != "SELECT COUNT(*) FROM Artist" {
 		t.Errorf("ToolCall = %+v (%s)", c, c.Input)
 	}
-	want := Usage{InputTokens: 25, OutputTokens: 42, CacheReadTokens: 1800}
-	got := resp.Usage
-	got.CostUSD = 0
-	if got != want {
-		t.Errorf("Usage = %+v, want %+v", got, want)
-	}
+	wantUsage(t, resp.Usage, Usage{InputTokens: 25, OutputTokens: 42, CacheReadTokens: 1800})
 	if resp.Usage.CostUSD <= 0 {
 		t.Errorf("CostUSD = %g, want > 0", resp.Usage.CostUSD)
 	}
@@ -351,13 +351,10 @@ func TestAnthropicStreamingErrorEventRetriedBeforeText(t *testing.T) {
 	f := newFakeServer(t, overloaded, sseReply(anthropicToolStream(`{}`)...))
 	p := newTestAnthropic(t, f, Config{})
 	var text strings.Builder
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		Messages: []Message{UserText("q")},
 		OnText:   func(d string) { text.WriteString(d) },
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if f.count() != 2 {
 		t.Errorf("attempts = %d, want 2", f.count())
 	}
@@ -397,10 +394,7 @@ func TestAnthropicStreamingCutIsRetried(t *testing.T) {
 	cut := sseReply(frames[:2]...) // message_start, content_block_start, then EOF
 	f := newFakeServer(t, cut, sseReply(frames...))
 	p := newTestAnthropic(t, f, Config{})
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("q")}, OnText: func(string) {}})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, OnText: func(string) {}})
 	if f.count() != 2 || resp.Text != "Let me count." {
 		t.Errorf("attempts = %d, Text = %q", f.count(), resp.Text)
 	}
@@ -435,10 +429,7 @@ func TestAnthropicLargeMaxTokensStreams(t *testing.T) {
 	f := newFakeServer(t, sseReply(anthropicToolStream(`{}`)...))
 	p := newTestAnthropic(t, f, Config{})
 	// No OnText, but the SDK refuses non-streaming calls this large.
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("q")}, MaxTokens: 64000})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, MaxTokens: 64000})
 	if get(t, f.request(0).Body, "stream") != true || resp.Text != "Let me count." {
 		t.Errorf("stream = %v, Text = %q", f.request(0).Body["stream"], resp.Text)
 	}

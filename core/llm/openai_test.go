@@ -57,16 +57,13 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, openAIToolReply))
 	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
 	temp := 0.0
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		System:      "You answer questions about a SQLite database.",
 		Messages:    toolLoopHistory,
 		Tools:       sqlTools,
 		MaxTokens:   500,
 		Temperature: &temp,
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if resp.StopReason != StopToolUse || resp.Text != "" {
 		t.Errorf("StopReason = %q, Text = %q", resp.StopReason, resp.Text)
 	}
@@ -82,12 +79,7 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	if bad.ID != "call_2" || !errors.Is(bad.InputErr, ErrInvalidToolInput) || string(bad.Input) != `{"sql": "SELECT` {
 		t.Errorf("ToolCalls[1] = %+v (%s), InputErr = %v", bad, bad.Input, bad.InputErr)
 	}
-	want := Usage{InputTokens: 152, OutputTokens: 40, CacheReadTokens: 2048}
-	got := resp.Usage
-	got.CostUSD = 0
-	if got != want {
-		t.Errorf("Usage = %+v, want %+v", got, want)
-	}
+	wantUsage(t, resp.Usage, Usage{InputTokens: 152, OutputTokens: 40, CacheReadTokens: 2048})
 	// gpt-4.1-mini: $0.40 in, $1.60 out, $0.10 cached per MTok.
 	wantCost := (152*0.40 + 40*1.60 + 2048*0.10) / 1e6
 	if d := resp.Usage.CostUSD - wantCost; d > 1e-12 || d < -1e-12 {
@@ -150,10 +142,7 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 func TestOpenAIText(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, openAITextReply))
 	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("How many artists?")}})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("How many artists?")}})
 	if resp.Text != "There are 275 artists." || resp.StopReason != StopEndTurn || len(resp.ToolCalls) != 0 {
 		t.Errorf("resp = %+v", resp)
 	}
@@ -183,14 +172,11 @@ func TestOpenAIStreamingToolCalls(t *testing.T) {
 	f := newFakeServer(t, sseReply(openAIToolStream...))
 	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
 	var deltas []string
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		Messages: []Message{UserText("How many artists?")},
 		Tools:    sqlTools,
 		OnText:   func(d string) { deltas = append(deltas, d) },
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if len(deltas) != 0 || resp.Text != "" {
 		t.Errorf("OnText saw %q, Text = %q", deltas, resp.Text)
 	}
@@ -204,12 +190,7 @@ func TestOpenAIStreamingToolCalls(t *testing.T) {
 	if b.ID != "call_b" || b.Name != "describe_table" || b.InputErr != nil || string(b.Input) != `{"table": "Artist"}` {
 		t.Errorf("ToolCalls[1] = %+v (%s)", b, b.Input)
 	}
-	want := Usage{InputTokens: 388, OutputTokens: 31, CacheReadTokens: 512}
-	got := resp.Usage
-	got.CostUSD = 0
-	if got != want {
-		t.Errorf("Usage = %+v, want %+v", got, want)
-	}
+	wantUsage(t, resp.Usage, Usage{InputTokens: 388, OutputTokens: 31, CacheReadTokens: 512})
 	body := f.request(0).Body
 	if get(t, body, "stream") != true || get(t, body, "stream_options", "include_usage") != true {
 		t.Errorf("stream = %v, stream_options = %v", body["stream"], body["stream_options"])
@@ -231,13 +212,10 @@ func TestOpenAIStreamingText(t *testing.T) {
 	// A local server: base URL, no key.
 	p := newTestOpenAI(t, f, Config{Model: "llama3.1:8b"})
 	var deltas []string
-	resp, err := p.Complete(context.Background(), Request{
+	resp := complete(t, p, Request{
 		Messages: []Message{UserText("How many artists?")},
 		OnText:   func(d string) { deltas = append(deltas, d) },
 	})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
 	if strings.Join(deltas, "|") != "There are |275| artists." || resp.Text != "There are 275 artists." {
 		t.Errorf("OnText saw %q, Text = %q", deltas, resp.Text)
 	}
@@ -263,10 +241,7 @@ func TestOpenAIStreamingToleratesChangingChunkIDs(t *testing.T) {
 		"data: [DONE]\n\n",
 	))
 	p := newTestOpenAI(t, f, Config{Model: "m"})
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("hi")}, OnText: func(string) {}})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("hi")}, OnText: func(string) {}})
 	if resp.Text != "Hello" {
 		t.Errorf("Text = %q", resp.Text)
 	}
@@ -300,10 +275,7 @@ func TestOpenAIMissingIDsAndEmptyArguments(t *testing.T) {
 	    "finish_reason": "stop"}]
 	}`))
 	p := newTestOpenAI(t, f, Config{Model: "qwen3"})
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("q")}, Tools: sqlTools})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, Tools: sqlTools})
 	if len(resp.ToolCalls) != 1 {
 		t.Fatalf("ToolCalls = %+v", resp.ToolCalls)
 	}
@@ -321,10 +293,7 @@ func TestOpenAIStreamingCutIsRetried(t *testing.T) {
 	cut := sseReply(openAIToolStream[:3]...)
 	f := newFakeServer(t, cut, sseReply(openAIToolStream...))
 	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{UserText("q")}, Tools: sqlTools, OnText: func(string) {}})
-	if err != nil {
-		t.Fatalf("Complete: %v", err)
-	}
+	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, Tools: sqlTools, OnText: func(string) {}})
 	if f.count() != 2 || len(resp.ToolCalls) != 2 {
 		t.Errorf("attempts = %d, ToolCalls = %+v", f.count(), resp.ToolCalls)
 	}

@@ -92,10 +92,7 @@ func TestRetries(t *testing.T) {
 					f := newFakeServer(t, tt.script()...)
 					var rec CallRecord
 					p := pc.build(t, f, Config{}, WithTrace(func(r CallRecord) { rec = r }))
-					resp, err := p.Complete(context.Background(), question)
-					if err != nil {
-						t.Fatalf("Complete: %v", err)
-					}
+					resp := complete(t, p, question)
 					if resp.Text == "" {
 						t.Errorf("empty Text")
 					}
@@ -244,10 +241,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 		t.Run(pc.name, func(t *testing.T) {
 			f := newFakeServer(t, hang, jsonReply(200, pc.ok))
 			p := pc.build(t, f, Config{Timeout: 200 * time.Millisecond})
-			resp, err := p.Complete(context.Background(), question)
-			if err != nil {
-				t.Fatalf("Complete: %v", err)
-			}
+			resp := complete(t, p, question)
 			if resp.Text == "" || f.count() != 2 {
 				t.Errorf("Text = %q, attempts = %d", resp.Text, f.count())
 			}

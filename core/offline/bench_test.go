@@ -35,12 +35,17 @@ func BenchmarkAnswer(b *testing.B) {
 
 // BenchmarkPlan measures reading a question into SQL without running it.
 func BenchmarkPlan(b *testing.B) {
-	tp := samplePlanner(b)
+	benchPlan(b, samplePlanner(b), "sample")
+}
+
+// benchPlan plans the questions of data/eval/<set>.jsonl in turn on tp's
+// database, without running the SQL.
+func benchPlan(b *testing.B, tp *testPlanner, set string) {
 	ix, err := tp.p.index(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
+	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set+".jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,22 +63,7 @@ func BenchmarkPlan(b *testing.B) {
 //	go test ./core/offline -run '^$' -bench PlanBlind -benchtime 200x
 func BenchmarkPlanBlind(b *testing.B) {
 	for _, name := range []string{"hr", "airlines", "health", "campus"} {
-		b.Run(name, func(b *testing.B) {
-			tp := evalDBPlanner(b, name)
-			ix, err := tp.p.index(context.Background())
-			if err != nil {
-				b.Fatal(err)
-			}
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
-				ix.plan(cases[i%len(cases)].Question)
-			}
-		})
+		b.Run(name, func(b *testing.B) { benchPlan(b, evalDBPlanner(b, name), name) })
 	}
 }
 

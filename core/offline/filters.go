@@ -172,13 +172,7 @@ func (b *builder) filters() string {
 		if m == nil {
 			continue
 		}
-		c := b.pickFor(p.base, m, func(c *cand) bool {
-			if c.c == nil || c.c.kind != kindNumber {
-				return false
-			}
-			steps, ok := b.ix.s.path(p.base, c.c.tab)
-			return ok && allForward(steps)
-		})
+		c := b.pickFor(p.base, m, b.forwardNumber(p.base))
 		if c == nil {
 			continue
 		}
@@ -513,6 +507,18 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 	return f, true
 }
 
+// forwardNumber accepts a candidate that is a number column reached from
+// base by forward links only.
+func (b *builder) forwardNumber(base *tableInfo) func(*cand) bool {
+	return func(c *cand) bool {
+		if c.c == nil || c.c.kind != kindNumber {
+			return false
+		}
+		steps, ok := b.ix.s.path(base, c.c.tab)
+		return ok && allForward(steps)
+	}
+}
+
 // numberColumn: the numeric column a comparison is about: a mention just
 // before the comparison word ("priced over 100"), or a column named by the
 // comparative itself ("cheaper than 10").
@@ -531,13 +537,7 @@ func (b *builder) numberColumn(nf numFilter) *colInfo {
 				continue
 			}
 		}
-		c := b.pickFor(p.base, m, func(c *cand) bool {
-			if c.c == nil || c.c.kind != kindNumber {
-				return false
-			}
-			steps, ok := b.ix.s.path(p.base, c.c.tab)
-			return ok && allForward(steps)
-		})
+		c := b.pickFor(p.base, m, b.forwardNumber(p.base))
 		if c != nil && d < bestDist {
 			best, bestDist = c.c, d
 			b.use(m, "filter")

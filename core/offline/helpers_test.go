@@ -60,7 +60,14 @@ func chinookPlanner(t testing.TB) *testPlanner {
 
 func fixturePlanner(t testing.TB) *testPlanner {
 	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
+	return freshPlanner(t, testdb.Fixture(t))
+}
+
+// freshPlanner opens the database at url (closed when the test ends) and
+// a planner of its own on it with its indexes built.
+func freshPlanner(t testing.TB, url string) *testPlanner {
+	t.Helper()
+	d, err := db.Open(context.Background(), url, db.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

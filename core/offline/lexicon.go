@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/text"
@@ -460,36 +462,16 @@ func lexiconWords() []string {
 		out = append(out, g...)
 	}
 	for _, m := range []map[string]bool{functionWords, groupWords, distinctWords, negations, currentWords, formerWords} {
-		for w := range m {
-			out = append(out, w)
-		}
+		out = slices.AppendSeq(out, maps.Keys(m))
 	}
-	for w := range refuseWords {
-		out = append(out, w)
-	}
-	for w := range aggWords {
-		out = append(out, w)
-	}
-	for w := range superlatives {
-		out = append(out, w)
-	}
-	for w := range adjectives {
-		out = append(out, w)
-	}
-	for w := range comparatives {
-		out = append(out, w)
-	}
-	for w := range timeUnits {
-		out = append(out, w)
-	}
-	for w := range months {
-		out = append(out, w)
-	}
-	for w := range numberWords {
-		out = append(out, w)
-	}
-	for w := range unitWords {
-		out = append(out, w)
-	}
+	out = slices.AppendSeq(out, maps.Keys(refuseWords))
+	out = slices.AppendSeq(out, maps.Keys(aggWords))
+	out = slices.AppendSeq(out, maps.Keys(superlatives))
+	out = slices.AppendSeq(out, maps.Keys(adjectives))
+	out = slices.AppendSeq(out, maps.Keys(comparatives))
+	out = slices.AppendSeq(out, maps.Keys(timeUnits))
+	out = slices.AppendSeq(out, maps.Keys(months))
+	out = slices.AppendSeq(out, maps.Keys(numberWords))
+	out = slices.AppendSeq(out, maps.Keys(unitWords))
 	return out
 }

@@ -195,14 +195,6 @@ func TestValueScanServers(t *testing.T) {
 // a planner on it with its indexes built.
 func serverPlanner(t *testing.T, url string) (*db.DB, *Planner) {
 	t.Helper()
-	d, err := db.Open(context.Background(), url, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	p := New(d)
-	if err := p.Warm(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return d, p
+	tp := freshPlanner(t, url)
+	return tp.d, tp.p
 }

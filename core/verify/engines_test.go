@@ -8,10 +8,8 @@ import (
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/engine"
-	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/testdb/servers"
-	"github.com/tablewise/tablewise/core/verify"
 )
 
 // engines runs fn on the sample in every engine this build opens: the
@@ -47,15 +45,7 @@ func engines(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 // engine's Dialect and run through core/query.
 func TestChecksOnEveryEngine(t *testing.T) {
 	engines(t, func(t *testing.T, d *db.DB) {
-		ctx := context.Background()
-		run := func(sql string) verify.Report {
-			res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return verify.Check(ctx, d, sql, res, roomy)
-		}
-		r := run(`SELECT count(*) AS n FROM customers c JOIN countries k ON k.country_id = c.country_id WHERE k.name IN ('U.K.', 'France') AND c.type LIKE 'busi%'`)
+		r := check(t, d, `SELECT count(*) AS n FROM customers c JOIN countries k ON k.country_id = c.country_id WHERE k.name IN ('U.K.', 'France') AND c.type LIKE 'busi%'`)
 		if len(r.Literals) != 3 {
 			t.Fatalf("literals %+v", r.Literals)
 		}
@@ -69,11 +59,11 @@ func TestChecksOnEveryEngine(t *testing.T) {
 		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "the closest values are 'United Kingdom'") {
 			t.Errorf("notes %q", r.Notes)
 		}
-		r = run(`SELECT count(*) AS n FROM orders WHERE ship_country = 'Atlantis'`)
+		r = check(t, d, `SELECT count(*) AS n FROM orders WHERE ship_country = 'Atlantis'`)
 		if len(r.Notes) != 2 || !strings.Contains(r.Notes[1], "the count is 0") {
 			t.Errorf("count of zero: %q", r.Notes)
 		}
-		r = run(`SELECT sum(o.freight) AS f FROM orders o JOIN order_items i ON i.order_id = o.order_id`)
+		r = check(t, d, `SELECT sum(o.freight) AS f FROM orders o JOIN order_items i ON i.order_id = o.order_id`)
 		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "the joins repeat rows of orders") {
 			t.Errorf("fan-out: %q", r.Notes)
 		}

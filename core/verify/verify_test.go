@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/verify"
@@ -95,31 +96,34 @@ func TestLiteralFarFromEveryValue(t *testing.T) {
 	}
 }
 
+// check runs sql on d, keeping up to 10 rows, and checks its result.
+func check(t *testing.T, d *db.DB, sql string) verify.Report {
+	t.Helper()
+	ctx := context.Background()
+	res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return verify.Check(ctx, d, sql, res, roomy)
+}
+
 func TestCheckNotesEmptyAndZeroResults(t *testing.T) {
 	d := testdb.Sample(t)
-	ctx := context.Background()
-	run := func(sql string) verify.Report {
-		res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return verify.Check(ctx, d, sql, res, roomy)
-	}
-	r := run(`SELECT count(*) FROM orders WHERE ship_country = 'UK'`)
+	r := check(t, d, `SELECT count(*) FROM orders WHERE ship_country = 'UK'`)
 	if len(r.Notes) != 2 || !strings.Contains(r.Notes[1], "the count is 0") || !strings.Contains(r.Notes[1], "does not occur") {
 		t.Errorf("count of zero: %q", r.Notes)
 	}
-	r = run(`SELECT sum(freight) FROM orders WHERE order_date < '1900-01-01'`)
+	r = check(t, d, `SELECT sum(freight) FROM orders WHERE order_date < '1900-01-01'`)
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "every value of the only row is NULL") {
 		t.Errorf("NULL aggregate: %q", r.Notes)
 	}
-	r = run(`SELECT order_id FROM orders WHERE freight < 0`)
+	r = check(t, d, `SELECT order_id FROM orders WHERE freight < 0`)
 	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "returned no rows") {
 		t.Errorf("empty: %q", r.Notes)
 	}
 	// A plain count without a filter, and a filter that matches, say nothing.
 	for _, q := range []string{`SELECT count(*) FROM orders`, `SELECT count(*) FROM orders WHERE status = 'shipped'`} {
-		if r := run(q); len(r.Notes) != 0 {
+		if r := check(t, d, q); len(r.Notes) != 0 {
 			t.Errorf("%s: notes %q", q, r.Notes)
 		}
 	}

@@ -35,6 +35,20 @@ func Short(b key.Binding, desc string) key.Binding {
 	return b
 }
 
+// Default is what components are built with by default: the default
+// styles and key map.
+func Default() Common {
+	km := keymap.Default()
+	return Common{Styles: styles.Default(), Keys: &km}
+}
+
+// Hint is a binding of the one key k, shown in help as k with desc: for
+// the keys of a mode (a filter or a search being typed) that the key map
+// does not name.
+func Hint(k, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
+}
+
 // Focusable is a component that knows whether it has the keyboard.
 type Focusable interface {
 	Focus()

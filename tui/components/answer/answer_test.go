@@ -12,8 +12,6 @@ import (
 	coreanswer "github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/answer"
-	"github.com/tablewise/tablewise/tui/keymap"
-	"github.com/tablewise/tablewise/tui/styles"
 )
 
 func TestTrace(t *testing.T) {
@@ -28,8 +26,7 @@ func TestTrace(t *testing.T) {
 }
 
 func TestPane(t *testing.T) {
-	km := keymap.Default()
-	m := answer.New(common.Common{Styles: styles.Default(), Keys: &km})
+	m := answer.New(common.Default())
 	m.SetSize(60, 12)
 	m.Focus()
 	m.Start("top cities?")
@@ -71,8 +68,7 @@ func TestPane(t *testing.T) {
 // checked against the data, the escalation with each model's calls, and
 // the checks' notes.
 func TestPaneShowsChecks(t *testing.T) {
-	km := keymap.Default()
-	m := answer.New(common.Common{Styles: styles.Default(), Keys: &km})
+	m := answer.New(common.Default())
 	m.SetSize(200, 20)
 	m.Start("returned orders to Germany?")
 	m.Finish(&coreanswer.Bundle{

@@ -104,14 +104,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.off = max(0, m.off-1)
 	case key.Matches(kp, k.Overlay.Down):
 		m.off++
-	case kp.String() == "pgup":
-		m.off = max(0, m.off-m.h)
-	case kp.String() == "pgdown", kp.String() == "space":
-		m.off += m.h
-	case key.Matches(kp, k.Grid.CopyCell):
-		return m.copyCell()
-	case key.Matches(kp, k.Grid.CopyRow):
-		return m.copyRow()
+	default:
+		return m.pageOrCopy(kp)
 	}
 	return nil
 }
@@ -133,6 +127,17 @@ func (m *Model) updateRecord(kp tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return StepMsg{Delta: 1} }
 	case key.Matches(kp, k.Record.Pager):
 		return m.pager()
+	default:
+		return m.pageOrCopy(kp)
+	}
+	return nil
+}
+
+// pageOrCopy handles the keys the cell and the row view share: paging
+// and copying.
+func (m *Model) pageOrCopy(kp tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
 	case kp.String() == "pgup":
 		m.off = max(0, m.off-m.h)
 	case kp.String() == "pgdown", kp.String() == "space":

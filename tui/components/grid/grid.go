@@ -991,8 +991,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Grid
 	if m.editing {
 		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+			common.Hint("enter", "keep filter"),
+			common.Hint("esc", "clear filter"),
 		}
 	}
 	return []key.Binding{common.Short(k.Expand, "cell"), common.Short(k.Record, "row"), common.Short(k.Pager, "pager"),

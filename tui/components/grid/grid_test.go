@@ -12,16 +12,21 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/grid"
-	"github.com/tablewise/tablewise/tui/keymap"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 	"github.com/tablewise/tablewise/tui/styles"
 )
 
-func newCommon() common.Common {
-	km := keymap.Default()
-	return common.Common{Styles: styles.Default(), Keys: &km}
-}
-
 var cols3 = []query.Column{{Name: "id", Type: "INTEGER"}, {Name: "label", Type: "TEXT"}, {Name: "score", Type: "REAL"}}
+
+// begun is a grid that keeps up to keep rows (0: its default), sized w×h,
+// begun on the result of sql with cols.
+func begun(keep, w, h int, sql string, cols []query.Column) *grid.Model {
+	g := grid.New(common.Default(), keep)
+	g.SetSize(w, h)
+	g.Reset(sql)
+	g.Begin(cols)
+	return g
+}
 
 // stream feeds n rows in batches the way the app does, reusing a few row
 // values so a million rows cost little memory in the test itself.
@@ -52,10 +57,7 @@ func dataLines(view string) []string {
 // a grid of 50 rows.
 func TestVirtualization(t *testing.T) {
 	const w, h = 80, 20
-	big := grid.New(newCommon(), 100_000)
-	big.SetSize(w, h)
-	big.Reset("SELECT …")
-	big.Begin(cols3)
+	big := begun(100_000, w, h, "SELECT …", cols3)
 	stream(big, 1_000_000)
 	big.Finish(true, "rows", 0, nil)
 
@@ -87,10 +89,7 @@ func TestVirtualization(t *testing.T) {
 		t.Errorf("formatted %d cells, want %d (visible rows × columns)", bigCells, (h-2)*len(cols3))
 	}
 
-	small := grid.New(newCommon(), 100_000)
-	small.SetSize(w, h)
-	small.Reset("SELECT …")
-	small.Begin(cols3)
+	small := begun(100_000, w, h, "SELECT …", cols3)
 	stream(small, 50)
 	small.Finish(false, "", 0, nil)
 	small.View()
@@ -113,10 +112,7 @@ func TestVirtualization(t *testing.T) {
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{100, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			g := grid.New(newCommon(), n)
-			g.SetSize(120, 40)
-			g.Reset("")
-			g.Begin(cols3)
+			g := begun(n, 120, 40, "", cols3)
 			stream(g, n)
 			g.Finish(false, "", 0, nil)
 			b.ResetTimer()
@@ -129,11 +125,8 @@ func BenchmarkView(b *testing.B) {
 
 func TestCells(t *testing.T) {
 	st := styles.Default()
-	g := grid.New(newCommon(), 0)
-	g.SetSize(100, 6)
-	g.Reset("")
 	cols := []query.Column{{Name: "a"}, {Name: "b"}, {Name: "c"}}
-	g.Begin(cols)
+	g := begun(0, 100, 6, "", cols)
 	long := strings.Repeat("x", 100)
 	g.Append([]query.Row{
 		{nil, "NULL", int64(7)},
@@ -189,10 +182,7 @@ func TestCells(t *testing.T) {
 
 // TestCopy: y copies the cell, Y the row (tab-separated), with OSC 52.
 func TestCopy(t *testing.T) {
-	g := grid.New(newCommon(), 0)
-	g.SetSize(60, 6)
-	g.Reset("")
-	g.Begin(cols3)
+	g := begun(0, 60, 6, "", cols3)
 	g.Append([]query.Row{{int64(1), "one", nil}})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -241,10 +231,7 @@ func TestHorizontalScroll(t *testing.T) {
 		cols = append(cols, query.Column{Name: fmt.Sprintf("column_%02d", i)})
 		row = append(row, fmt.Sprintf("value %02d", i))
 	}
-	g := grid.New(newCommon(), 0)
-	g.SetSize(40, 5)
-	g.Reset("")
-	g.Begin(cols)
+	g := begun(0, 40, 5, "", cols)
 	g.Append([]query.Row{row})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -265,25 +252,6 @@ func TestHorizontalScroll(t *testing.T) {
 	}
 }
 
-// key is the key press a terminal sends for one printable key or a named
-// key.
-func key(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
 // squares streams x, x*x for x = 1..n in the app's batch sizes.
 func squares(g *grid.Model, n int64) {
 	var b []query.Row
@@ -301,14 +269,11 @@ func squares(g *grid.Model, n int64) {
 func TestWidthsGrow(t *testing.T) {
 	for _, n := range []int64{5_000, 100_000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			g := grid.New(newCommon(), 0)
-			g.SetSize(60, 12)
-			g.Reset("")
-			g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+			g := begun(0, 60, 12, "", []query.Column{{Name: "x"}, {Name: "sq"}})
 			squares(g, n)
 			g.Finish(false, "", 0, nil)
 			g.Focus()
-			g.Update(key("G"))
+			g.Update(tuitest.Key("G"))
 			lines := dataLines(g.View())
 			last := strings.Fields(lines[len(lines)-1])
 			want := []string{fmt.Sprint(n), fmt.Sprint(n), fmt.Sprint(n * n)}
@@ -328,10 +293,7 @@ func TestWidthsGrow(t *testing.T) {
 // spreadsheet's sign for "too narrow"), never the first digits of a
 // number; > widens it again and text is still cut with an ellipsis.
 func TestNumbersNeverCut(t *testing.T) {
-	g := grid.New(newCommon(), 0)
-	g.SetSize(60, 6)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "n"}, {Name: "label"}})
+	g := begun(0, 60, 6, "", []query.Column{{Name: "n"}, {Name: "label"}})
 	g.Append([]query.Row{{int64(1234567890), strings.Repeat("abcdefghij", 8)}})
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -340,24 +302,24 @@ func TestNumbersNeverCut(t *testing.T) {
 		t.Fatalf("the number is not whole at first: %q", row())
 	}
 	for i := 0; i < 3; i++ {
-		g.Update(key("<"))
+		g.Update(tuitest.Key("<"))
 	}
 	r := row()
 	if strings.Contains(r, "123") || !strings.Contains(r, "###") {
 		t.Errorf("a narrowed number column shows %q, want #### and no digits", r)
 	}
 	for i := 0; i < 3; i++ {
-		g.Update(key(">"))
+		g.Update(tuitest.Key(">"))
 	}
 	if r := row(); !strings.Contains(r, "1234567890") {
 		t.Errorf("widened again: %q", r)
 	}
 	// The text column starts at the 40-cell bound; > shows more of it.
-	g.Update(key("l"))
+	g.Update(tuitest.Key("l"))
 	before := strings.Count(row(), "abcdefghij")
-	g.Update(key(">"))
-	g.Update(key(">"))
-	g.Update(key(">"))
+	g.Update(tuitest.Key(">"))
+	g.Update(tuitest.Key(">"))
+	g.Update(tuitest.Key(">"))
 	if after := strings.Count(row(), "abcdefghij"); after <= before {
 		t.Errorf("widening the text column showed %d repeats, before %d: %q", after, before, row())
 	}
@@ -384,10 +346,7 @@ func column(g *grid.Model, c int) []string {
 
 func small(t *testing.T, cols []query.Column, rows []query.Row) *grid.Model {
 	t.Helper()
-	g := grid.New(newCommon(), 0)
-	g.SetSize(80, len(rows)+4)
-	g.Reset("")
-	g.Begin(cols)
+	g := begun(0, 80, len(rows)+4, "", cols)
 	g.Append(rows)
 	g.Finish(false, "", 0, nil)
 	g.Focus()
@@ -404,14 +363,14 @@ func TestSort(t *testing.T) {
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"10", "NULL", "2.5", "2", "9", "-1", "10.5"}) {
 		t.Fatalf("before sorting %q", got)
 	}
-	g.Update(key("s"))
+	g.Update(tuitest.Key("s"))
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"-1", "2", "2.5", "9", "10", "10.5", "NULL"}) {
 		t.Errorf("ascending %q", got)
 	}
 	if h := strings.Split(ansi.Strip(g.View()), "\n")[0]; !strings.Contains(h, "v ↑") {
 		t.Errorf("header %q has no ↑", h)
 	}
-	g.Update(key("s"))
+	g.Update(tuitest.Key("s"))
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"10.5", "10", "9", "2.5", "2", "-1", "NULL"}) {
 		t.Errorf("descending %q", got)
 	}
@@ -419,14 +378,14 @@ func TestSort(t *testing.T) {
 	if first := strings.Fields(dataLines(g.View())[0])[0]; first != "7" {
 		t.Errorf("the first sorted row is numbered %s, want 7 (10.5 came seventh)", first)
 	}
-	g.Update(key("s"))
+	g.Update(tuitest.Key("s"))
 	if got := column(g, 0); got[0] != "10" || got[1] != "NULL" {
 		t.Errorf("third s did not restore the order: %q", got)
 	}
 
 	// Text: case ignored, numbers before text, NULL last.
 	g = small(t, []query.Column{{Name: "name"}}, []query.Row{{"banana"}, {nil}, {"Apple"}, {"cherry"}, {int64(3)}})
-	g.Update(key("s"))
+	g.Update(tuitest.Key("s"))
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"3", "Apple", "banana", "cherry", "NULL"}) {
 		t.Errorf("text ascending %q", got)
 	}
@@ -441,7 +400,7 @@ func TestSort(t *testing.T) {
 	}
 	// Integers beyond float precision keep their order.
 	g = small(t, []query.Column{{Name: "big"}}, []query.Row{{int64(1<<62 + 1)}, {int64(1 << 62)}})
-	g.Update(key("s"))
+	g.Update(tuitest.Key("s"))
 	if got := column(g, 0); got[0] != fmt.Sprint(int64(1<<62)) {
 		t.Errorf("big integers %q", got)
 	}
@@ -453,12 +412,12 @@ func TestFilter(t *testing.T) {
 	g := small(t, []query.Column{{Name: "city"}, {Name: "n"}}, []query.Row{
 		{"Berlin", int64(12)}, {"Bern", int64(7)}, {"Paris", nil}, {"Überlingen", 2.5}, {"Oslo", int64(120)},
 	})
-	g.Update(key("/"))
+	g.Update(tuitest.Key("/"))
 	if !g.Filtering() {
 		t.Fatal("/ did not open the filter line")
 	}
 	for _, r := range "BER" {
-		g.Update(key(string(r)))
+		g.Update(tuitest.Key(string(r)))
 	}
 	view := ansi.Strip(g.View())
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Bern", "Überlingen"}) {
@@ -467,7 +426,7 @@ func TestFilter(t *testing.T) {
 	if !strings.Contains(view, "3 of 5 rows match") {
 		t.Errorf("no match count:\n%s", view)
 	}
-	g.Update(key("enter"))
+	g.Update(tuitest.Key("enter"))
 	if g.Filtering() {
 		t.Error("enter did not close the filter line")
 	}
@@ -478,41 +437,41 @@ func TestFilter(t *testing.T) {
 		t.Errorf("position %q", p)
 	}
 	// Numbers and NULL match as they are shown.
-	g.Update(key("/"))
+	g.Update(tuitest.Key("/"))
 	for range 3 {
-		g.Update(key("backspace"))
+		g.Update(tuitest.Key("backspace"))
 	}
 	for _, r := range "12" {
-		g.Update(key(string(r)))
+		g.Update(tuitest.Key(string(r)))
 	}
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Oslo"}) {
 		t.Errorf("filter 12 shows %q", got)
 	}
-	g.Update(key("backspace"))
-	g.Update(key("backspace"))
+	g.Update(tuitest.Key("backspace"))
+	g.Update(tuitest.Key("backspace"))
 	for _, r := range "null" {
-		g.Update(key(string(r)))
+		g.Update(tuitest.Key(string(r)))
 	}
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Paris"}) {
 		t.Errorf("filter null shows %q", got)
 	}
 	for _, r := range "zz" {
-		g.Update(key(string(r)))
+		g.Update(tuitest.Key(string(r)))
 	}
 	if v := ansi.Strip(g.View()); !strings.Contains(v, "(no rows match)") || !strings.Contains(v, "0 of 5 rows match") {
 		t.Errorf("no-match view:\n%s", v)
 	}
-	g.Update(key("esc"))
+	g.Update(tuitest.Key("esc"))
 	if got := column(g, 0); len(got) != 5 || g.Filter() != "" {
 		t.Errorf("esc kept the filter: %q", got)
 	}
 
 	// Sort and filter together: the matches, in order.
-	g.Update(key("l"))
-	g.Update(key("s"))
-	g.Update(key("s"))
-	g.Update(key("/"))
-	g.Update(key("e"))
+	g.Update(tuitest.Key("l"))
+	g.Update(tuitest.Key("s"))
+	g.Update(tuitest.Key("s"))
+	g.Update(tuitest.Key("/"))
+	g.Update(tuitest.Key("e"))
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"Berlin", "Bern", "Überlingen"}) {
 		t.Errorf("filter e sorted by n descending shows %q", got)
 	}
@@ -521,20 +480,17 @@ func TestFilter(t *testing.T) {
 // TestFilterWhileStreaming: rows that arrive after the filter is set are
 // filtered as they come; sorting waits for the last row.
 func TestFilterWhileStreaming(t *testing.T) {
-	g := grid.New(newCommon(), 0)
-	g.SetSize(60, 20)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "x"}})
+	g := begun(0, 60, 20, "", []query.Column{{Name: "x"}})
 	g.Append([]query.Row{{"a1"}, {"b1"}})
 	g.Focus()
-	g.Update(key("/"))
-	g.Update(key("a"))
+	g.Update(tuitest.Key("/"))
+	g.Update(tuitest.Key("a"))
 	g.Append([]query.Row{{"a2"}, {"b2"}, {"a3"}})
 	if got := column(g, 0); !reflect.DeepEqual(got, []string{"a1", "a2", "a3"}) {
 		t.Errorf("streamed rows under the filter %q", got)
 	}
-	g.Update(key("enter"))
-	cmd := g.Update(key("s"))
+	g.Update(tuitest.Key("enter"))
+	cmd := g.Update(tuitest.Key("s"))
 	if cmd == nil {
 		t.Fatal("sorting while rows arrive said nothing")
 	}
@@ -547,18 +503,15 @@ func TestFilterWhileStreaming(t *testing.T) {
 // keeps its order until the result arrives, and a result overtaken by a
 // newer request is dropped.
 func TestOrderInBackground(t *testing.T) {
-	g := grid.New(newCommon(), 0)
-	g.SetSize(60, 8)
-	g.Reset("")
-	g.Begin([]query.Column{{Name: "x"}, {Name: "sq"}})
+	g := begun(0, 60, 8, "", []query.Column{{Name: "x"}, {Name: "sq"}})
 	squares(g, 20_000)
 	g.Finish(false, "", 0, nil)
 	g.Focus()
-	first := g.Update(key("s")) // ascending: already the order
+	first := g.Update(tuitest.Key("s")) // ascending: already the order
 	if first == nil || !g.Pending() {
 		t.Fatal("a large sort ran inside Update")
 	}
-	second := g.Update(key("s")) // descending
+	second := g.Update(tuitest.Key("s")) // descending
 	g.Update(second())
 	if got := column(g, 0); got[0] != "20000" {
 		t.Errorf("descending starts %q", got)

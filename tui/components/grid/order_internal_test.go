@@ -7,8 +7,6 @@ import (
 
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/tui/common"
-	"github.com/tablewise/tablewise/tui/keymap"
-	"github.com/tablewise/tablewise/tui/styles"
 )
 
 // benchRows is 100,000 rows of an id, a price, a name and a sometimes-NULL
@@ -61,7 +59,7 @@ func BenchmarkOrder(b *testing.B) {
 func BenchmarkAppend(b *testing.B) {
 	rows := benchRows()
 	for b.Loop() {
-		g := New(newTestCommon(), 0)
+		g := New(common.Default(), 0)
 		g.Begin([]query.Column{{Name: "id"}, {Name: "price"}, {Name: "name"}, {Name: "note"}})
 		for i := 0; i < len(rows); i += 4096 {
 			g.Append(rows[i:min(i+4096, len(rows))])
@@ -77,11 +75,6 @@ func TestComputeViewCancelled(t *testing.T) {
 	if _, err := computeView(ctx, benchRows(), order{col: 2, filter: "product"}); err == nil {
 		t.Error("a cancelled order finished")
 	}
-}
-
-func newTestCommon() common.Common {
-	km := keymap.Default()
-	return common.Common{Styles: styles.Default(), Keys: &km}
 }
 
 func TestIntWidth(t *testing.T) {

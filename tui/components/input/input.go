@@ -849,16 +849,16 @@ func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Input
 	if m.searching {
 		return []key.Binding{
-			key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "older match")),
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+			common.Hint("ctrl+r", "older match"),
+			common.Hint("enter", "accept"),
+			common.Hint("esc", "cancel"),
 		}
 	}
 	if m.compList != nil {
 		return []key.Binding{
-			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next name")),
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+			common.Hint("tab", "next name"),
+			common.Hint("enter", "accept"),
+			common.Hint("esc", "close"),
 		}
 	}
 	if m.editor {

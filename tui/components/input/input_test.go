@@ -14,49 +14,16 @@ import (
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/input"
-	"github.com/tablewise/tablewise/tui/keymap"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 	"github.com/tablewise/tablewise/tui/styles"
 )
-
-func newCommon() common.Common {
-	km := keymap.Default()
-	return common.Common{Styles: styles.Default(), Keys: &km}
-}
 
 func press(m *input.Model, keys ...string) tea.Cmd {
 	var last tea.Cmd
 	for _, k := range keys {
-		last = m.Update(keyMsg(k))
+		last = m.Update(tuitest.Key(k))
 	}
 	return last
-}
-
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+j", "ctrl+r", "ctrl+t", "ctrl+w", "ctrl+u", "ctrl+a", "ctrl+e", "ctrl+o":
-		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
-	case "alt+enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt}
-	case "ctrl+enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModCtrl}
-	case "f5":
-		return tea.KeyPressMsg{Code: tea.KeyF5}
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
 
 func typeText(m *input.Model, s string) {
@@ -150,35 +117,27 @@ func TestHistoryKeys(t *testing.T) {
 	for _, e := range []string{"SELECT 1", "SELECT name\nFROM t", "how many orders?"} {
 		h.Add(e)
 	}
-	m := input.New(newCommon(), h)
+	m := input.New(common.Default(), h)
 	m.SetSize(60, 5)
 	m.Focus()
 	typeText(m, "draft")
-	press(m, "up")
-	if m.Value() != "how many orders?" {
-		t.Fatalf("↑ gave %q", m.Value())
-	}
-	press(m, "up")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↑↑ gave %q", m.Value())
-	}
-	// The cursor is on the last line of a two-line entry: ↑ moves up a
-	// line first, then recalls.
-	press(m, "up")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↑ inside a multi-line entry changed it to %q", m.Value())
-	}
-	press(m, "up")
-	if m.Value() != "SELECT 1" {
-		t.Fatalf("↑ from the first line gave %q", m.Value())
-	}
-	press(m, "down", "down")
-	if m.Value() != "SELECT name\nFROM t" {
-		t.Fatalf("↓ gave %q", m.Value())
-	}
-	press(m, "down", "down", "down")
-	if m.Value() != "draft" {
-		t.Fatalf("↓ to the end gave %q, want the draft back", m.Value())
+	for _, step := range []struct {
+		keys       []string
+		what, want string
+	}{
+		{[]string{"up"}, "↑", "how many orders?"},
+		{[]string{"up"}, "↑↑", "SELECT name\nFROM t"},
+		// The cursor is on the last line of a two-line entry: ↑ moves up a
+		// line first, then recalls.
+		{[]string{"up"}, "↑ inside a multi-line entry", "SELECT name\nFROM t"},
+		{[]string{"up"}, "↑ from the first line", "SELECT 1"},
+		{[]string{"down", "down"}, "↓", "SELECT name\nFROM t"},
+		{[]string{"down", "down", "down"}, "↓ to the end (the draft back)", "draft"},
+	} {
+		press(m, step.keys...)
+		if m.Value() != step.want {
+			t.Fatalf("%s gave %q, want %q", step.what, m.Value(), step.want)
+		}
 	}
 
 	// ctrl+r finds the newest match; again finds an older one; esc restores.
@@ -285,13 +244,20 @@ func TestComplete(t *testing.T) {
 	}
 }
 
+// completing is a focused input, w×h, that completes the names of
+// testCatalog.
+func completing(t *testing.T, w, h int) *input.Model {
+	m := input.New(common.Default(), nil)
+	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
+	m.SetSize(w, h)
+	m.Focus()
+	return m
+}
+
 // TestTabCompletes: one candidate completes at once; several complete
 // their common prefix, list them, and tab cycles.
 func TestTabCompletes(t *testing.T) {
-	m := input.New(newCommon(), nil)
-	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
-	m.SetSize(80, 5)
-	m.Focus()
+	m := completing(t, 80, 5)
 	typeText(m, "SELECT * FROM customers WHERE coun")
 	press(m, "tab")
 	if m.Value() != "SELECT * FROM customers WHERE countr" {
@@ -328,7 +294,7 @@ func TestTabCompletes(t *testing.T) {
 // deletes a word, and SQL is highlighted while questions are not.
 func TestEditing(t *testing.T) {
 	st := styles.Default()
-	m := input.New(newCommon(), nil)
+	m := input.New(common.Default(), nil)
 	m.SetSize(40, 6)
 	m.Focus()
 	typeText(m, "SELECT 1")
@@ -383,10 +349,7 @@ func TestEditing(t *testing.T) {
 // the history), and alt+enter, ctrl+enter, f5 — or enter after a closing
 // semicolon — run the text, which stays for the next change.
 func TestEditor(t *testing.T) {
-	m := input.New(newCommon(), nil)
-	m.SetCatalog(testCatalog(), testdb.Sample(t).Dialect())
-	m.SetSize(60, 8)
-	m.Focus()
+	m := completing(t, 60, 8)
 	typeText(m, "SELECT 1")
 	press(m, "enter")
 	m.SetValue("")

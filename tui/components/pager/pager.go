@@ -364,8 +364,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Pager
 	if m.searching {
 		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "find")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+			common.Hint("enter", "find"),
+			common.Hint("esc", "cancel"),
 		}
 	}
 	out := []key.Binding{k.PageDn, k.Search, k.NextMatch, k.Wrap}

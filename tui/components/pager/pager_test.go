@@ -4,32 +4,22 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/pager"
-	"github.com/tablewise/tablewise/tui/keymap"
-	"github.com/tablewise/tablewise/tui/styles"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 )
 
 func newPager(w, h int) *pager.Model {
-	km := keymap.Default()
-	p := pager.New(common.Common{Styles: styles.Default(), Keys: &km})
+	p := pager.New(common.Default())
 	p.SetSize(w, h)
 	return p
 }
 
 func press(p *pager.Model, keys ...string) {
 	for _, k := range keys {
-		msg := tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		}
-		p.Update(msg)
+		p.Update(tuitest.Key(k))
 	}
 }
 

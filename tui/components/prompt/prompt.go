@@ -96,7 +96,7 @@ func (m *Model) View() string {
 func (m *Model) ShortHelp() []key.Binding {
 	return []key.Binding{
 		m.c.Keys.Overlay.Confirm,
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		common.Hint("esc", "cancel"),
 	}
 }
 

@@ -409,8 +409,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Schema
 	if m.filtering {
 		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
+			common.Hint("enter", "keep filter"),
+			common.Hint("esc", "clear"),
 		}
 	}
 	return []key.Binding{common.Short(k.Preview, "rows"), k.Expand, k.Filter}

@@ -4,34 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/tui/common"
 	"github.com/tablewise/tablewise/tui/components/schema"
-	"github.com/tablewise/tablewise/tui/keymap"
-	"github.com/tablewise/tablewise/tui/styles"
+	"github.com/tablewise/tablewise/tui/internal/tuitest"
 )
 
-func key(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
-
 func TestTree(t *testing.T) {
-	km := keymap.Default()
-	m := schema.New(common.Common{Styles: styles.Default(), Keys: &km})
+	m := schema.New(common.Default())
 	m.SetSize(40, 12)
 	m.Focus()
 	cat := &catalog.Catalog{Tables: []*catalog.Table{
@@ -51,30 +34,30 @@ func TestTree(t *testing.T) {
 	}
 
 	// Expand: columns with types and key markers.
-	m.Update(key("space"))
+	m.Update(tuitest.Key("space"))
 	v = ansi.Strip(m.View())
 	if !strings.Contains(v, "├ id PK integer") || !strings.Contains(v, "└ country_id FK→countries integer") {
 		t.Errorf("expanded tree:\n%s", v)
 	}
 	// Enter on a table previews it; on a column inserts its name.
-	if msg := m.Update(key("enter"))(); msg != (schema.PreviewMsg{Table: "customers"}) {
+	if msg := m.Update(tuitest.Key("enter"))(); msg != (schema.PreviewMsg{Table: "customers"}) {
 		t.Errorf("enter on a table gave %#v", msg)
 	}
-	m.Update(key("down"))
-	if msg := m.Update(key("enter"))(); msg != (schema.InsertMsg{Text: "id"}) {
+	m.Update(tuitest.Key("down"))
+	if msg := m.Update(tuitest.Key("enter"))(); msg != (schema.InsertMsg{Text: "id"}) {
 		t.Errorf("enter on a column gave %#v", msg)
 	}
 
 	// The filter matches table and column names; esc clears it.
-	m.Update(key("/"))
+	m.Update(tuitest.Key("/"))
 	for _, r := range "name" {
-		m.Update(key(string(r)))
+		m.Update(tuitest.Key(string(r)))
 	}
 	v = ansi.Strip(m.View())
 	if !strings.Contains(v, "/ name") || !strings.Contains(v, "countries") || strings.Contains(v, "customers") || !strings.Contains(v, "└ name") {
 		t.Errorf("filtered tree:\n%s", v)
 	}
-	m.Update(key("esc"))
+	m.Update(tuitest.Key("esc"))
 	if v = ansi.Strip(m.View()); !strings.Contains(v, "customers") || strings.Contains(v, "/ ") {
 		t.Errorf("esc did not clear the filter:\n%s", v)
 	}
