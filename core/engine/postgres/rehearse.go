@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/engine"
-	"github.com/tablewise/tablewise/core/format"
 )
 
 // A migration is rehearsed in a scratch database the user names, never in
@@ -106,7 +105,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	r := &engine.Rehearsal{}
 	for _, st := range orig.copyStatements() {
 		if err := exec(ctx, st); err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("not copied to the rehearsal: %s (%s)", format.ClipRunes(strings.Join(strings.Fields(st), " "), 120), pgMessage(err)))
+			r.Notes = append(r.Notes, engine.NotCopied(st, pgMessage(err)))
 		}
 	}
 	copied, err := e.readSchema(ctx, query)
@@ -122,49 +121,27 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		}
 		return s.objects(), nil
 	}
-	run := func(script string) ([]engine.RehearsedStatement, bool) {
-		var out []engine.RehearsedStatement
-		for _, st := range splitScript(script) {
-			if toks := lex(st); len(toks) > 1 && (toks[0].text == "create" || toks[0].text == "drop" || toks[0].text == "alter") && toks[1].text == "database" {
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: toks[0].text + " database is not rehearsed: it acts on a whole database of the scratch server"})
-				return out, false
-			}
-			err := exec(ctx, st)
-			if err == nil && c.TxStatus() != 'I' {
-				// A BEGIN without its end would keep the next statements
-				// uncommitted: the rehearsal runs each on its own.
-				_ = exec(ctx, "ROLLBACK")
-				err = errors.New("transaction control is not rehearsed: each statement runs on its own")
-			}
-			if err != nil {
-				msg := pgMessage(err)
-				if ctx.Err() != nil {
-					msg = "stopped: the rehearsal's deadline passed during this statement"
-				}
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: msg})
-				return out, false
-			}
-			out = append(out, engine.RehearsedStatement{SQL: st})
+	// CREATE, DROP and ALTER DATABASE act on a whole database of the
+	// scratch server; a BEGIN without its end would keep the next
+	// statements uncommitted: the rehearsal runs each on its own.
+	refuse := func(st string) error {
+		if toks := lex(st); len(toks) > 1 && (toks[0].text == "create" || toks[0].text == "drop" || toks[0].text == "alter") && toks[1].text == "database" {
+			return errors.New(toks[0].text + " database is not rehearsed: it acts on a whole database of the scratch server")
 		}
-		return out, true
+		return nil
 	}
-	var ok bool
-	if r.Up, ok = run(up); !ok {
-		return r, nil
+	execAlone := func(st string) error {
+		err := exec(ctx, st)
+		if err == nil && c.TxStatus() != 'I' {
+			_ = exec(ctx, "ROLLBACK")
+			err = errors.New("transaction control is not rehearsed: each statement runs on its own")
+		}
+		return err
 	}
-	if r.AfterUp, err = read(); err != nil {
-		return nil, err
+	run := func(script string) ([]engine.RehearsedStatement, bool) {
+		return engine.RunStatements(ctx, splitScript(script), refuse, execAlone, pgMessage)
 	}
-	if strings.TrimSpace(down) == "" {
-		return r, nil
-	}
-	if r.Down, ok = run(down); !ok {
-		return r, nil
-	}
-	if r.AfterDown, err = read(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r.Play(up, down, run, read)
 }
 
 var _ engine.ScratchRehearser = (*Engine)(nil)
