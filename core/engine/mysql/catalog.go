@@ -265,12 +265,12 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 // knownNow is what the guard knows of the database, read on a pooled
 // connection when it is stale.
 func (e *Engine) knownNow(ctx context.Context) (*known, error) {
-	c, err := e.acquire(ctx)
+	c, err := e.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	k, err := e.known(ctx, c)
-	e.release(c, err != nil)
+	e.pool.Release(c, err != nil)
 	if err != nil {
 		return nil, e.sqlError(err)
 	}

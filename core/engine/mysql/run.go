@@ -153,14 +153,14 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	var c *conn
 	for attempt := 0; ; attempt++ {
 		var err error
-		if c, err = e.acquire(ctx); err != nil {
+		if c, err = e.pool.Acquire(ctx); err != nil {
 			return err
 		}
 		_, err = c.ExecContext(ctx, set)
 		if err == nil {
 			break
 		}
-		e.release(c, true)
+		e.pool.Release(c, true)
 		// A pooled connection the server closed (wait_timeout, a
 		// restart) fails its first statement: take a fresh one, once.
 		if attempt > 0 || ctx.Err() != nil || !badConn(err) {
@@ -168,7 +168,7 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 		}
 	}
 	broken := true
-	defer func() { e.release(c, broken) }()
+	defer func() { e.pool.Release(c, broken) }()
 	if _, err := c.ExecContext(ctx, "START TRANSACTION READ ONLY"); err != nil {
 		return e.sqlError(err)
 	}

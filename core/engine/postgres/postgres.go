@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/internal/pool"
 )
 
 // RoleParam is the URL parameter naming a role every transaction switches
@@ -60,10 +61,7 @@ type Engine struct {
 	// already rolled back and reset them (stream).
 	clean sync.Map
 
-	sem  chan struct{} // one token per open connection
-	idle chan *pgconn.PgConn
-	mu   sync.Mutex
-	done bool
+	pool *pool.Pool[*pgconn.PgConn]
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -130,8 +128,8 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	if label == "" {
 		label = cfg.User
 	}
-	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache(),
-		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *pgconn.PgConn, opt.MaxConns)}
+	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
+	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, func(c *pgconn.PgConn) bool { return !c.IsClosed() })
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -234,43 +232,12 @@ func (e *Engine) Owns(string) (string, bool) { return "", false }
 func (e *Engine) Role() string { return e.role }
 
 func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) error {
-	c, err := e.acquire(ctx)
+	c, err := e.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer e.release(c)
 	return fn(c)
-}
-
-func (e *Engine) acquire(ctx context.Context) (*pgconn.PgConn, error) {
-	for {
-		e.mu.Lock()
-		done := e.done
-		e.mu.Unlock()
-		if done {
-			return nil, errors.New("database is closed")
-		}
-		select {
-		case c := <-e.idle:
-			if c == nil {
-				continue
-			}
-			if c.IsClosed() {
-				<-e.sem
-				continue
-			}
-			return c, nil
-		case e.sem <- struct{}{}:
-			c, err := e.connect(ctx)
-			if err != nil {
-				<-e.sem
-				return nil, err
-			}
-			return c, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
 }
 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
@@ -290,13 +257,7 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 func (e *Engine) release(c *pgconn.PgConn) {
 	_, clean := e.clean.LoadAndDelete(c)
 	ok := !c.IsClosed() && (clean || reset(c) == nil)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !ok || e.done {
-		e.discard(c)
-		return
-	}
-	e.idle <- c
+	e.pool.Release(c, !ok)
 }
 
 // reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
@@ -338,30 +299,15 @@ func reset(c *pgconn.PgConn) error {
 	return first
 }
 
-func (e *Engine) discard(c *pgconn.PgConn) {
+// closeConn closes c for good.
+func closeConn(c *pgconn.PgConn) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	c.Close(ctx)
-	<-e.sem
 }
 
 // Close closes idle connections now and busy ones when they are released.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	if e.done {
-		e.mu.Unlock()
-		return nil
-	}
-	e.done = true
-	e.mu.Unlock()
-	for {
-		select {
-		case c := <-e.idle:
-			if c != nil {
-				e.discard(c)
-			}
-		default:
-			return nil
-		}
-	}
+	e.pool.Close()
+	return nil
 }
