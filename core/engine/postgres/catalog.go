@@ -88,7 +88,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		default:
 			t.Kind = "table"
 		}
-		byOID[num(r[0])] = t
+		byOID[engine.Int64(r[0])] = t
 		estimates[t] = flt(r[5])
 		tables = append(tables, t)
 	}
@@ -98,7 +98,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	}
 	attnames := map[int64]map[int64]string{}
 	for _, r := range cols {
-		t := byOID[num(r[0])]
+		t := byOID[engine.Int64(r[0])]
 		if t == nil {
 			continue
 		}
@@ -108,17 +108,17 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			c.Default = &d
 		}
 		t.Columns = append(t.Columns, c)
-		if attnames[num(r[0])] == nil {
-			attnames[num(r[0])] = map[int64]string{}
+		if attnames[engine.Int64(r[0])] == nil {
+			attnames[engine.Int64(r[0])] = map[int64]string{}
 		}
-		attnames[num(r[0])][num(r[6])] = c.Name
+		attnames[engine.Int64(r[0])][engine.Int64(r[6])] = c.Name
 	}
 	cons, err := e.rows(ctx, constraintsSQL)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range cons {
-		oid := num(r[0])
+		oid := engine.Int64(r[0])
 		t := byOID[oid]
 		if t == nil {
 			continue
@@ -150,7 +150,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	for _, r := range idx {
-		oid := num(r[0])
+		oid := engine.Int64(r[0])
 		t := byOID[oid]
 		if t == nil {
 			continue
@@ -261,16 +261,6 @@ func str(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
-}
-
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
 }
 
 func flt(v any) float64 {

@@ -171,7 +171,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	}
 	var pks []pkCol
 	for _, r := range cols {
-		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4])), Hidden: asInt(r[5]) != 0}
+		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: engine.Int64(r[2]) != 0, PK: int(engine.Int64(r[4])), Hidden: engine.Int64(r[5]) != 0}
 		if r[3] != nil {
 			s := asString(r[3])
 			col.Default = &s
@@ -198,7 +198,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	}
 	lastID := int64(-1)
 	for _, r := range fks {
-		if id := asInt(r[0]); id != lastID {
+		if id := engine.Int64(r[0]); id != lastID {
 			lastID = id
 			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: asString(r[2])})
 		}
@@ -213,7 +213,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 		return err
 	}
 	for _, r := range idx {
-		ix := catalog.Index{Name: asString(r[0]), Unique: asInt(r[1]) != 0, Origin: asString(r[2])}
+		ix := catalog.Index{Name: asString(r[0]), Unique: engine.Int64(r[1]) != 0, Origin: asString(r[2])}
 		icols, err := all(ctx, c, "SELECT name FROM pragma_index_info("+quoteString(ix.Name)+") ORDER BY seqno", 0)
 		if err != nil {
 			return err
@@ -237,7 +237,7 @@ func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.T
 		rows, n, err := allSteps(ctx, c, "SELECT count(*) FROM "+quoteIdent(t.Name), budget, steps)
 		used = n
 		if err == nil && len(rows) == 1 {
-			t.RowCount = asInt(rows[0][0])
+			t.RowCount = engine.Int64(rows[0][0])
 			return used, nil
 		}
 		if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
@@ -251,7 +251,7 @@ func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.T
 	// was ever deleted.
 	rows, err := all(ctx, c, "SELECT max(rowid) FROM "+quoteIdent(t.Name), 0)
 	if err == nil && len(rows) == 1 && rows[0][0] != nil {
-		t.RowCount = asInt(rows[0][0])
+		t.RowCount = engine.Int64(rows[0][0])
 		t.RowCountEstimated = true
 	}
 	if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
@@ -342,14 +342,4 @@ func asString(v any) string {
 	default:
 		return fmt.Sprint(x)
 	}
-}
-
-func asInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
 }
