@@ -129,7 +129,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		label = cfg.User
 	}
 	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
-	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, func(c *pgconn.PgConn) bool { return !c.IsClosed() })
+	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, (*pgconn.PgConn).IsClosed)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")

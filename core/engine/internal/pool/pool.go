@@ -11,9 +11,9 @@ import (
 
 // Pool holds a server engine's connections of type C (a pointer).
 type Pool[C comparable] struct {
-	open   func(context.Context) (C, error)
-	close  func(C)
-	usable func(C) bool
+	open  func(context.Context) (C, error)
+	close func(C)
+	stale func(C) bool
 
 	sem  chan struct{} // one token per connection in use or idle
 	idle chan C
@@ -22,11 +22,10 @@ type Pool[C comparable] struct {
 }
 
 // New is a pool of at most max connections: open makes one, close closes
-// one for good, and usable (nil: every one is) says whether an idle one
-// is still alive; one that is not has closed already and only frees its
-// slot.
-func New[C comparable](max int, open func(context.Context) (C, error), close func(C), usable func(C) bool) *Pool[C] {
-	return &Pool[C]{open: open, close: close, usable: usable,
+// one for good, and stale (nil: none is) says whether an idle one may no
+// longer serve; Acquire closes such a one and frees its slot.
+func New[C comparable](max int, open func(context.Context) (C, error), close func(C), stale func(C) bool) *Pool[C] {
+	return &Pool[C]{open: open, close: close, stale: stale,
 		sem: make(chan struct{}, max), idle: make(chan C, max)}
 }
 
@@ -46,8 +45,8 @@ func (p *Pool[C]) Acquire(ctx context.Context) (C, error) {
 			if c == zero {
 				continue
 			}
-			if p.usable != nil && !p.usable(c) {
-				<-p.sem
+			if p.stale != nil && p.stale(c) {
+				p.discard(c)
 				continue
 			}
 			return c, nil
