@@ -274,6 +274,12 @@ func reset(c *pgconn.PgConn) error {
 		p.Close()
 		return err
 	}
+	return finish(c, p)
+}
+
+// finish reads the rest of pipeline p, closing each result, and closes it:
+// the first error met, or one when c is still in a transaction.
+func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	var first error
 	for {
 		res, err := p.GetResults()

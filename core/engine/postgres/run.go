@@ -243,26 +243,7 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 // drain reads the rest of a pipeline (ROLLBACK and DISCARD ALL) and marks
 // c clean when both ran and the session is out of any transaction.
 func (e *Engine) drain(c *pgconn.PgConn, p *pgconn.Pipeline) {
-	clean := true
-	for {
-		res, err := p.GetResults()
-		if err != nil {
-			clean = false
-			break
-		}
-		if res == nil {
-			break
-		}
-		if rr, ok := res.(*pgconn.ResultReader); ok {
-			if _, err := rr.Close(); err != nil {
-				clean = false
-			}
-		}
-	}
-	if err := p.Close(); err != nil {
-		clean = false
-	}
-	if clean && c.TxStatus() == 'I' {
+	if finish(c, p) == nil {
 		e.clean.Store(c, true)
 	}
 }
