@@ -1,5 +1,7 @@
 package engine
 
+import "regexp"
+
 // Int64 reads a count or an id from a row of any engine: an int64 as it
 // is, a float64 truncated, anything else (NULL included) as 0.
 func Int64(v any) int64 {
@@ -10,4 +12,16 @@ func Int64(v any) int64 {
 		return int64(x)
 	}
 	return 0
+}
+
+// TrimPrefixes is s without every leading match of re, as a statement
+// without the EXPLAIN prefixes it repeats.
+func TrimPrefixes(re *regexp.Regexp, s string) string {
+	for {
+		loc := re.FindStringIndex(s)
+		if loc == nil {
+			return s
+		}
+		s = s[loc[1]:]
+	}
 }

@@ -26,14 +26,7 @@ var _ engine.Analyzer = (*Engine)(nil)
 // the server's statement deadline and the client's KILL QUERY at timeout
 // or when ctx ends. Leading EXPLAINs in sql are dropped.
 func (e *Engine) ExplainAnalyze(ctx context.Context, sqlText string, timeout time.Duration) (*engine.Plan, error) {
-	stmt := sqlText
-	for {
-		loc := explainPrefix.FindStringIndex(stmt)
-		if loc == nil {
-			break
-		}
-		stmt = stmt[loc[1]:]
-	}
+	stmt := stripExplain(sqlText)
 	if err := vet(stmt, e.cachedFunctions()); err != nil {
 		return nil, err
 	}

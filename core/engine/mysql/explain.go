@@ -10,20 +10,16 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 )
 
+// stripExplain drops leading EXPLAIN, DESCRIBE and DESC prefixes.
+func stripExplain(sql string) string { return engine.TrimPrefixes(explainPrefix, sql) }
+
 var explainPrefix = regexp.MustCompile(`(?is)^\s*(?:EXPLAIN|DESCRIBE|DESC)\s+(?:EXTENDED\s+|PARTITIONS\s+|FORMAT\s*=\s*\w+\s+)*`)
 
 // Explain runs EXPLAIN through the guard, which refuses whatever it
 // refuses for sql itself; leading EXPLAINs in sql are dropped. Each row of
 // the server's plan is a step: a full scan (type ALL) names its table.
 func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) {
-	stmt := sql
-	for {
-		loc := explainPrefix.FindStringIndex(stmt)
-		if loc == nil {
-			break
-		}
-		stmt = stmt[loc[1]:]
-	}
+	stmt := stripExplain(sql)
 	res, err := query.Collect(ctx, e, "EXPLAIN "+stmt, query.Options{MaxRows: 10_000, Timeout: query.DefaultTimeout})
 	if err != nil {
 		return nil, err
