@@ -232,13 +232,7 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // probe reads the server's version on a pooled connection.
 func (e *Engine) probe(ctx context.Context) error {

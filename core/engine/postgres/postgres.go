@@ -148,13 +148,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // splitRole removes RoleParam from a URL's query.
 func splitRole(dsn string) (string, string, error) {

@@ -146,13 +146,7 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // LooksLikeFile reports whether arg reads as a SQLite database named on
 // the command line: a file: URI or a path ending in .db, .sqlite or
