@@ -4,9 +4,28 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tablewise/tablewise/core/format"
 )
+
+// The bounds of a rehearsal in a scratch database: the whole of it when
+// its context has no deadline, each statement there, and dropping what it
+// created.
+const (
+	RehearsalTimeout          = 2 * time.Minute
+	RehearsalStatementTimeout = 30 * time.Second
+	RehearsalDropTimeout      = 15 * time.Second
+)
+
+// RehearsalContext is ctx, bounded by RehearsalTimeout when it has no
+// deadline of its own.
+func RehearsalContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, RehearsalTimeout)
+}
 
 // Play fills r with the rehearsal of up and then, unless down is blank,
 // down: run runs one script statement by statement and reports whether

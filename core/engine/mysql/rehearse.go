@@ -22,11 +22,8 @@ import (
 // the scripts run there under the server's own sql_mode. The new database
 // is dropped at the end, whatever happened.
 
-const (
-	rehearseTimeout          = 2 * time.Minute
-	rehearseStatementSeconds = 30
-	dropTimeout              = 15 * time.Second
-)
+// rehearseStatementSeconds bounds each statement on the scratch server.
+const rehearseStatementSeconds = int(engine.RehearsalStatementTimeout / time.Second)
 
 // RehearseIn implements engine.ScratchRehearser.
 func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
@@ -34,11 +31,8 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, rehearseTimeout)
-		defer cancel()
-	}
+	ctx, cancel := engine.RehearsalContext(ctx)
+	defer cancel()
 	var orig *mySchema
 	err = e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
 		var err error
@@ -69,7 +63,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	defer func() {
 		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
 		defer cancel()
 		if _, err := c.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted); err != nil {
 			if c2, err := pool.Conn(dctx); err == nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/engine"
@@ -18,25 +17,14 @@ import (
 // database, and the scripts run there with search_path set to it alone.
 // The new schema is dropped at the end, whatever happened.
 
-// rehearseTimeout bounds a whole rehearsal when ctx has no deadline;
-// rehearseStatementTimeout bounds each statement in the scratch database.
-const (
-	rehearseTimeout          = 2 * time.Minute
-	rehearseStatementTimeout = 30 * time.Second
-	dropTimeout              = 15 * time.Second
-)
-
 // RehearseIn implements engine.ScratchRehearser.
 func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
 	cfg, err := e.scratchConfig(scratch)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, rehearseTimeout)
-		defer cancel()
-	}
+	ctx, cancel := engine.RehearsalContext(ctx)
+	defer cancel()
 	orig, err := e.readSchema(ctx, func(ctx context.Context, sql string) ([][]string, error) {
 		rows, err := e.rows(ctx, sql)
 		if err != nil {
@@ -72,7 +60,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	defer func() {
 		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
 		defer cancel()
 		drop := "DROP SCHEMA IF EXISTS " + quoteIdent(name) + " CASCADE"
 		if c.IsClosed() || c.TxStatus() != 'I' || exec(dctx, drop) != nil {
@@ -170,8 +158,8 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 		cfg.ConnectTimeout = connectTimeout
 	}
 	cfg.RuntimeParams["application_name"] = "tablewise rehearsal"
-	cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(rehearseStatementTimeout.Milliseconds())
-	cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(rehearseStatementTimeout.Milliseconds())
+	cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(engine.RehearsalStatementTimeout.Milliseconds())
+	cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(engine.RehearsalStatementTimeout.Milliseconds())
 	cfg.RuntimeParams["client_min_messages"] = "warning"
 	return cfg, nil
 }
