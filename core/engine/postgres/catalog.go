@@ -18,15 +18,6 @@ import (
 // of the search path, with statements that go through Run like any other:
 // the guard vets them too.
 
-// Count and sample budgets: a table whose count(*) takes longer keeps the
-// planner's estimate; one whose sample takes longer has no sample.
-var (
-	countBudgetPerTable  = 250 * time.Millisecond
-	countBudgetTotal     = 2 * time.Second
-	sampleBudgetPerTable = 250 * time.Millisecond
-	sampleBudgetTotal    = 2 * time.Second
-)
-
 // exactCountBelow: tables the planner estimates at fewer rows are counted
 // exactly (within the budgets).
 const exactCountBelow = 1_000_000
@@ -179,10 +170,9 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 }
 
 // countAndSample fills row counts (exact when cheap, else the planner's
-// estimate) and sample rows, within budgets.
+// estimate) and sample rows, within engine.ServerBudget.
 func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, estimates map[*catalog.Table]float64) {
-	countUntil := time.Now().Add(countBudgetTotal)
-	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	count, sample := engine.ServerBudget.Start(), engine.ServerBudget.Start()
 	for _, t := range tables {
 		if ctx.Err() != nil {
 			return
@@ -192,16 +182,16 @@ func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, es
 		if est >= 0 && t.Kind != "view" {
 			t.RowCount, t.RowCountEstimated = int64(est), true
 		}
-		if (est < exactCountBelow || t.Kind == "view") && time.Now().Before(countUntil) {
-			res, err := query.Collect(ctx, e, "SELECT count(*) FROM "+name, query.Options{MaxRows: 1, Timeout: min(countBudgetPerTable, time.Until(countUntil))})
+		if (est < exactCountBelow || t.Kind == "view") && count.Left() {
+			res, err := query.Collect(ctx, e, "SELECT count(*) FROM "+name, query.Options{MaxRows: 1, Timeout: count.Next()})
 			if err == nil && len(res.Rows) == 1 {
 				if n, ok := res.Rows[0][0].(int64); ok {
 					t.RowCount, t.RowCountEstimated = n, false
 				}
 			}
 		}
-		if time.Now().Before(sampleUntil) {
-			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, Timeout: min(sampleBudgetPerTable, time.Until(sampleUntil))})
+		if sample.Left() {
+			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, Timeout: sample.Next()})
 			if err == nil {
 				for _, r := range res.Rows {
 					t.Sample = append(t.Sample, []any(r))

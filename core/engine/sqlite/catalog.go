@@ -28,10 +28,8 @@ var (
 	sampleStepsPerTable int64 = 10_000_000
 	sampleStepsTotal    int64 = 80_000_000
 
-	countBudgetPerTable  = time.Second * engine.RaceSlowdown
-	countBudgetTotal     = 4 * time.Second * engine.RaceSlowdown
-	sampleBudgetPerTable = time.Second * engine.RaceSlowdown
-	sampleBudgetTotal    = 4 * time.Second * engine.RaceSlowdown
+	countBudget  = engine.Budget{PerTable: time.Second * engine.RaceSlowdown, Total: 4 * time.Second * engine.RaceSlowdown}
+	sampleBudget = engine.Budget{PerTable: time.Second * engine.RaceSlowdown, Total: 4 * time.Second * engine.RaceSlowdown}
 )
 
 // Catalog reads the tables, views, columns, keys, indexes, row counts and
@@ -124,8 +122,7 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 		tables = append(tables, t)
 	}
 	cat := catalog.New(tables)
-	countUntil := time.Now().Add(countBudgetTotal)
-	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	counting, sampling := countBudget.Start(), sampleBudget.Start()
 	countSteps, sampleSteps := countStepsTotal, sampleStepsTotal
 	for _, t := range cat.Tables {
 		if err := describe(ctx, c, t); err != nil {
@@ -134,12 +131,12 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 			}
 			t.Columns = nil // a broken view (its table was dropped) keeps its card
 		}
-		used, err := countRows(ctx, c, t, countUntil, min(countStepsPerTable, countSteps))
+		used, err := countRows(ctx, c, t, counting, min(countStepsPerTable, countSteps))
 		if err != nil {
 			return nil, err
 		}
 		countSteps -= used
-		budget := min(sampleBudgetPerTable, time.Until(sampleUntil))
+		budget := sampling.Next()
 		if budget > 0 && sampleSteps > 0 {
 			var used int64
 			t.Sample, used, err = allSteps(ctx, c, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), budget, min(sampleStepsPerTable, sampleSteps))
@@ -229,8 +226,8 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 // countRows counts exactly within the budgets (time, and steps
 // instructions), else estimates; it returns the instructions used. It
 // fails only when ctx's deadline passed.
-func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.Time, steps int64) (int64, error) {
-	budget := min(countBudgetPerTable, time.Until(until))
+func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, spend engine.Spending, steps int64) (int64, error) {
+	budget := spend.Next()
 	t.RowCount = -1
 	var used int64
 	if budget > 0 && steps > 0 {
