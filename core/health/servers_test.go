@@ -2,7 +2,6 @@ package health
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"testing"
 	"time"
@@ -63,15 +62,7 @@ func expect(t *testing.T, rep *Report, want map[string]string) {
 
 func TestPlantedOnMariaDB(t *testing.T) {
 	url := servers.MySQLOf(t, build(t, "planted-servers"))
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := servers.MySQLClient(t, url, "")
 	for _, q := range []string{
 		"ALTER TABLE log_lines ENGINE = MyISAM",
 		"ALTER TABLE people CONVERT TO CHARACTER SET latin1",

@@ -37,16 +37,7 @@ func open(t *testing.T, url string) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return &fixture{url: url, eng: eng, root: root}
+	return &fixture{url: url, eng: eng, root: servers.MySQLClient(t, url, "")}
 }
 
 func chinook(t *testing.T) *fixture { return open(t, servers.MySQL(t)) }
@@ -258,19 +249,7 @@ type untouched struct {
 
 func (f *fixture) checksums(t *testing.T) string {
 	t.Helper()
-	rows, err := f.root.Query("CHECKSUM TABLE Genre, Track, Invoice, InvoiceLine, Customer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var b strings.Builder
-	for rows.Next() {
-		var name string
-		var sum sql.NullInt64
-		rows.Scan(&name, &sum)
-		fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
-	}
-	return b.String()
+	return servers.MySQLChecksums(t, f.root, "Genre, Track, Invoice, InvoiceLine, Customer")
 }
 
 func (f *fixture) tableNames(t *testing.T) string {

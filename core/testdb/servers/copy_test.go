@@ -336,16 +336,7 @@ func connectPostgres(t *testing.T, url string) *pgx.Conn {
 // params appended) for the test's length.
 func openMySQL(t *testing.T, url, params string) *sql.DB {
 	t.Helper()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := sql.Open("mysql", dsn+params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return servers.MySQLClient(t, url, params)
 }
 
 func selectList(tr *tableRows, q string) string {
