@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -19,11 +18,7 @@ import (
 func TestPostgresHypoPG(t *testing.T) {
 	url := servers.PostgresSample(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := servers.PostgresClient(t, url)
 
 	d, err := db.Open(ctx, url, db.Options{})
 	if err != nil {

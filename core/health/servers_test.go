@@ -7,7 +7,6 @@ import (
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -81,11 +80,7 @@ func TestPlantedOnMariaDB(t *testing.T) {
 func TestPlantedOnPostgres(t *testing.T) {
 	url := servers.PostgresOf(t, build(t, "planted-servers"))
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := servers.PostgresClient(t, url)
 	// A unique index made concurrently over duplicates fails and stays,
 	// invalid; a sequence near its end; a big table never analyzed.
 	if _, err := conn.Exec(ctx, "CREATE UNIQUE INDEX CONCURRENTLY codes_code_u ON codes (code)"); err == nil {

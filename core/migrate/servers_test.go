@@ -32,10 +32,7 @@ ALTER TABLE customers DROP COLUMN marketing_opt_in;`
 func pgState(t *testing.T, url string) string {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
 	rows, err := c.Query(ctx, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
 	if err != nil {
@@ -66,10 +63,7 @@ func pgState(t *testing.T, url string) string {
 func pgRehearsals(t *testing.T, url string) []string {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
 	rows, err := c.Query(ctx, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
 	if err != nil {
@@ -194,10 +188,7 @@ func TestPostgresBigTableLock(t *testing.T) {
 	url := servers.PostgresSample(t)
 	scratch := servers.Postgres(t)
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	if _, err := c.Exec(ctx, "CREATE TABLE events AS SELECT g AS id, 'x' AS kind FROM generate_series(1, 150000) g; ANALYZE events"); err != nil {
 		t.Fatal(err)
 	}

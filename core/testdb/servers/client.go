@@ -1,11 +1,27 @@
 package servers
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
+
+// PostgresClient connects to the database at a postgres:// url with pgx
+// for the test's length: the test's own connection, to set things up and
+// look at the server from outside tablewise.
+func PostgresClient(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
 
 // MySQLClient opens the database at a mysql:// url with
 // github.com/go-sql-driver/mysql, params (driver parameters, or "")

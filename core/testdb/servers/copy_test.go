@@ -324,12 +324,7 @@ func query[T any](t *testing.T, d *sql.DB, q string, args ...any) []T {
 // connectPostgres connects to the database at url for the test's length.
 func connectPostgres(t *testing.T, url string) *pgx.Conn {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return servers.PostgresClient(t, url)
 }
 
 // openMySQL opens the database at a mysql:// url (with the driver's
