@@ -1,6 +1,10 @@
 package engine
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/tablewise/tablewise/core/query"
+)
 
 // Int64 reads a count or an id from a row of any engine: an int64 as it
 // is, a float64 truncated, anything else (NULL included) as 0.
@@ -24,4 +28,13 @@ func TrimPrefixes(re *regexp.Regexp, s string) string {
 		}
 		s = s[loc[1]:]
 	}
+}
+
+// RowOf is a cursor's current row: the Value of each of its n columns.
+func RowOf[C interface{ Value(i int) any }](c C, n int) query.Row {
+	r := make(query.Row, n)
+	for i := range r {
+		r[i] = c.Value(i)
+	}
+	return r
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -651,13 +652,7 @@ func (c *cursor) Value(i int) any {
 	return string(c.Bytes(i))
 }
 
-func (c *cursor) Row() query.Row {
-	r := make(query.Row, len(c.raw))
-	for i := range r {
-		r[i] = c.Value(i)
-	}
-	return r
-}
+func (c *cursor) Row() query.Row { return engine.RowOf(c, len(c.raw)) }
 
 func (c *cursor) size() int64 {
 	var s int64
