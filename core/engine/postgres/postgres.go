@@ -261,6 +261,15 @@ func reset(c *pgconn.PgConn) error {
 	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
 	defer cancel()
 	p := c.StartPipeline(ctx)
+	if err := sendReset(p); err != nil {
+		return err
+	}
+	return finish(c, p)
+}
+
+// sendReset queues ROLLBACK and DISCARD ALL on p, each its own implicit
+// transaction, and sends the pipeline; p is closed when that fails.
+func sendReset(p *pgconn.Pipeline) error {
 	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
 	p.SendPipelineSync()
 	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
@@ -268,7 +277,7 @@ func reset(c *pgconn.PgConn) error {
 		p.Close()
 		return err
 	}
-	return finish(c, p)
+	return nil
 }
 
 // finish reads the rest of pipeline p, closing each result, and closes it:

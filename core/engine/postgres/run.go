@@ -184,11 +184,7 @@ func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *p
 	p := c.StartPipeline(ctx)
 	send(p)
 	p.SendPipelineSync()
-	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	p.SendPipelineSync()
-	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
-	if err := p.Sync(); err != nil {
-		p.Close()
+	if err := sendReset(p); err != nil {
 		return err
 	}
 	res, err := p.GetResults()
