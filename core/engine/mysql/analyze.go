@@ -224,18 +224,7 @@ func mariaAnalyzed(stmt, text string) (*engine.Plan, error) {
 					walk(child, s.ID)
 				case k == "table" && isObj && child.str("table_name") != "":
 					name, typ, key := child.str("table_name"), child.str("access_type"), child.str("key")
-					var detail string
-					switch {
-					case typ == "ALL":
-						detail = "SCAN " + name
-					case typ == "index":
-						detail = "SCAN " + name + " USING INDEX " + key
-					case key != "":
-						detail = "SEARCH " + name + " USING INDEX " + key + " (" + typ + ")"
-					default:
-						detail = strings.TrimSpace(typ + " " + name)
-					}
-					s := add(parent, detail, child)
+					s := add(parent, accessDetail(name, typ, key), child)
 					s.Rows, _ = child.num("rows")
 					if r, ok := child.num("r_rows"); ok {
 						loops := s.Loops

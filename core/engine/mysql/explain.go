@@ -10,6 +10,21 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 )
 
+// accessDetail words how the server reads table (access type typ, index
+// key) as SQLite's plans do: SCAN t, SCAN t USING INDEX k, SEARCH t USING
+// INDEX k (ref).
+func accessDetail(table, typ, key string) string {
+	switch {
+	case typ == "ALL":
+		return "SCAN " + table
+	case typ == "index":
+		return "SCAN " + table + " USING INDEX " + key
+	case key != "":
+		return "SEARCH " + table + " USING INDEX " + key + " (" + typ + ")"
+	}
+	return strings.TrimSpace(typ + " " + table)
+}
+
 // stripExplain drops leading EXPLAIN, DESCRIBE and DESC prefixes.
 func stripExplain(sql string) string { return engine.TrimPrefixes(explainPrefix, sql) }
 
@@ -38,18 +53,9 @@ func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) 
 	out := &engine.Plan{SQL: stmt, Steps: []engine.PlanStep{}}
 	for n, r := range res.Rows {
 		table, typ, key, extra := get(r, "table"), get(r, "type"), get(r, "key"), get(r, "extra")
-		var detail string
-		switch {
-		case typ == "ALL":
-			detail = "SCAN " + table
-		case typ == "index":
-			detail = "SCAN " + table + " USING INDEX " + key
-		case table != "" && key != "":
-			detail = "SEARCH " + table + " USING INDEX " + key + " (" + typ + ")"
-		case table != "":
-			detail = strings.TrimSpace(typ + " " + table)
-		default:
-			detail = get(r, "select_type")
+		detail := get(r, "select_type")
+		if table != "" || typ == "ALL" || typ == "index" {
+			detail = accessDetail(table, typ, key)
 		}
 		if extra != "" {
 			detail += " — " + extra
