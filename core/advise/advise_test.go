@@ -35,23 +35,6 @@ func slowQueries(t *testing.T) []string {
 	return out
 }
 
-func copySample(t *testing.T) (path string, original []byte) {
-	t.Helper()
-	src, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path = filepath.Join(t.TempDir(), "shop.db")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, b
-}
-
 func open(t *testing.T, path string) *db.DB {
 	t.Helper()
 	d, err := db.Open(context.Background(), path, db.Options{})
@@ -66,7 +49,7 @@ func open(t *testing.T, path string) *db.DB {
 // database, is used by SQLite's real planner for the statement, which then
 // no longer scans that table in full; the database advised on is unchanged.
 func TestSuggestionsAreUsed(t *testing.T) {
-	path, original := copySample(t)
+	path, original := testdb.SampleCopy(t)
 	d := open(t, path)
 	for _, q := range slowQueries(t) {
 		a, err := Advise(context.Background(), d, q)
@@ -79,7 +62,7 @@ func TestSuggestionsAreUsed(t *testing.T) {
 		}
 		s := a.Suggestions[0]
 		idx := strings.Fields(s.Create)[2]
-		proof, _ := copySample(t)
+		proof, _ := testdb.SampleCopy(t)
 		testdb.BuildAt(t, proof, s.Create)
 		p, err := open(t, proof).Explain(context.Background(), q)
 		if err != nil {

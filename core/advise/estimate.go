@@ -200,17 +200,7 @@ func distinctIn(ctx context.Context, d *db.DB, t *catalog.Table, col string) (ro
 	if len(res.Rows) != 1 {
 		return 0, 0, errors.New("no count")
 	}
-	return toInt(res.Rows[0][0]), toInt(res.Rows[0][1]), nil
-}
-
-func toInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
+	return engine.Int64(res.Rows[0][0]), engine.Int64(res.Rows[0][1]), nil
 }
 
 var token = regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|'(?:[^']|'')*'|[\p{L}_][\p{L}\p{N}_$]*|[0-9][0-9.]*|<=>|<=|>=|<>|!=|[=<>.(),]`)

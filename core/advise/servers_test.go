@@ -2,13 +2,10 @@ package advise
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"strings"
 	"testing"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -21,11 +18,7 @@ import (
 func TestPostgresHypoPG(t *testing.T) {
 	url := servers.PostgresSample(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := servers.PostgresClient(t, url)
 
 	d, err := db.Open(ctx, url, db.Options{})
 	if err != nil {
@@ -105,17 +98,8 @@ func TestPostgresHypoPG(t *testing.T) {
 func TestMySQLEstimate(t *testing.T) {
 	url := servers.MySQLSample(t)
 	ctx := context.Background()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := servers.MySQLClient(t, url, "")
 	state := func() string {
-		var b strings.Builder
 		rows, err := root.Query("SELECT GROUP_CONCAT(CONCAT('`', TABLE_NAME, '`') ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'")
 		if err != nil {
 			t.Fatal(err)
@@ -125,22 +109,12 @@ func TestMySQLEstimate(t *testing.T) {
 			rows.Scan(&tables)
 		}
 		rows.Close()
-		rows, err = root.Query("CHECKSUM TABLE " + tables)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var name string
-			var sum sql.NullInt64
-			rows.Scan(&name, &sum)
-			fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
-		}
-		rows.Close()
+		sums := servers.MySQLChecksums(t, root, tables)
 		var indexes string
 		if err := root.QueryRow("SELECT GROUP_CONCAT(CONCAT(TABLE_NAME, '.', INDEX_NAME, '.', COLUMN_NAME) ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()").Scan(&indexes); err != nil {
 			t.Fatal(err)
 		}
-		return b.String() + " " + indexes
+		return sums + " " + indexes
 	}
 	before := state()
 	if !strings.Contains(before, "shipments=") || strings.Contains(before, "=0;") {

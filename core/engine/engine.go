@@ -103,6 +103,18 @@ type LoadProgress struct {
 // Opener opens the database a DSN names. core/db keeps one per engine.
 type Opener func(ctx context.Context, dsn string, opt Options) (Engine, error)
 
+// OpenerOf is an engine package's open function as an Opener: on an error
+// the Engine is nil, never a nil pointer of the engine's type.
+func OpenerOf[E Engine](open func(ctx context.Context, dsn string, opt Options) (E, error)) Opener {
+	return func(ctx context.Context, dsn string, opt Options) (Engine, error) {
+		e, err := open(ctx, dsn, opt)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+}
+
 // Source says what an engine opened, for people.
 type Source struct {
 	// Display is the database's file path, or its URL with any password

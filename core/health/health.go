@@ -22,6 +22,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
@@ -471,7 +472,7 @@ func (c *checker) columns(t *catalog.Table) {
 		return
 	}
 	row := res.Rows[0]
-	total := asInt(row[0])
+	total := engine.Int64(row[0])
 	in := ""
 	if sampled {
 		in = fmt.Sprintf(" in a sample of %s", format.Plural(c.opt.SampleRows, "row"))
@@ -480,7 +481,7 @@ func (c *checker) columns(t *catalog.Table) {
 		var full []string
 		var fixes []string
 		for i, col := range nullable {
-			if asInt(row[1+i]) == total {
+			if engine.Int64(row[1+i]) == total {
 				full = append(full, col.Name)
 				fixes = append(fixes, c.setNotNull(t, col))
 			}
@@ -497,7 +498,7 @@ func (c *checker) columns(t *catalog.Table) {
 		}
 	}
 	for i, a := range typed {
-		n := asInt(row[1+len(nullable)+i])
+		n := engine.Int64(row[1+len(nullable)+i])
 		if n == 0 {
 			continue
 		}
@@ -634,14 +635,4 @@ func shape(s string) string {
 		last = r
 	}
 	return b.String()
-}
-
-func asInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
 }

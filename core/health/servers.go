@@ -3,6 +3,7 @@ package health
 import (
 	"fmt"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
 )
 
@@ -80,7 +81,7 @@ AND t.seq_scan + COALESCE(t.idx_scan, 0) >= %d ORDER BY 5 DESC`, busyTable), 100
 				continue
 			}
 			c.add(Finding{Severity: Info, Code: UnusedIndex, Objects: []string{table, "index " + index},
-				Why: fmt.Sprintf("index %s (%s) has not been used since the statistics were reset, while %s was read %s times: every write maintains it for nothing", index, format.Bytes(asInt(r[4])), table, format.Count(asInt(r[3]))),
+				Why: fmt.Sprintf("index %s (%s) has not been used since the statistics were reset, while %s was read %s times: every write maintains it for nothing", index, format.Bytes(engine.Int64(r[4])), table, format.Count(engine.Int64(r[3]))),
 				Fix: fmt.Sprintf("DROP INDEX CONCURRENTLY %s;", c.q(index)),
 			})
 		}
@@ -89,7 +90,7 @@ AND t.seq_scan + COALESCE(t.idx_scan, 0) >= %d ORDER BY 5 DESC`, busyTable), 100
 WHERE schemaname = current_schema() AND last_value IS NOT NULL AND last_value >= %g * max_value ORDER BY 1`, sequenceShare), 1000); res != nil {
 		for _, r := range res.Rows {
 			seq := fmt.Sprint(r[0])
-			last, maxv := asInt(r[1]), asInt(r[2])
+			last, maxv := engine.Int64(r[1]), engine.Int64(r[2])
 			c.add(Finding{Severity: Error, Code: SequenceLimit, Objects: []string{"sequence " + seq},
 				Why: fmt.Sprintf("sequence %s is at %s of its maximum %s (%.0f%%): inserts fail when it is reached", seq, format.Count(last), format.Count(maxv), 100*float64(last)/float64(maxv)),
 				Fix: fmt.Sprintf("ALTER SEQUENCE %s AS bigint MAXVALUE 9223372036854775807;\n-- and widen the column it fills to bigint", c.q(seq)),
@@ -104,7 +105,7 @@ WHERE schemaname = current_schema() AND last_analyze IS NULL AND last_autoanalyz
 				continue
 			}
 			c.add(Finding{Severity: Warning, Code: NeverAnalyzed, Objects: []string{table},
-				Why: fmt.Sprintf("%s (%s) has never been analyzed: the planner guesses its sizes and picks plans blind", table, format.RowCount(asInt(r[1]), true)),
+				Why: fmt.Sprintf("%s (%s) has never been analyzed: the planner guesses its sizes and picks plans blind", table, format.RowCount(engine.Int64(r[1]), true)),
 				Fix: fmt.Sprintf("ANALYZE %s;", c.q(table)),
 			})
 		}

@@ -2,13 +2,11 @@ package health
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"testing"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -63,15 +61,7 @@ func expect(t *testing.T, rep *Report, want map[string]string) {
 
 func TestPlantedOnMariaDB(t *testing.T) {
 	url := servers.MySQLOf(t, build(t, "planted-servers"))
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := servers.MySQLClient(t, url, "")
 	for _, q := range []string{
 		"ALTER TABLE log_lines ENGINE = MyISAM",
 		"ALTER TABLE people CONVERT TO CHARACTER SET latin1",
@@ -90,11 +80,7 @@ func TestPlantedOnMariaDB(t *testing.T) {
 func TestPlantedOnPostgres(t *testing.T) {
 	url := servers.PostgresOf(t, build(t, "planted-servers"))
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := servers.PostgresClient(t, url)
 	// A unique index made concurrently over duplicates fails and stays,
 	// invalid; a sequence near its end; a big table never analyzed.
 	if _, err := conn.Exec(ctx, "CREATE UNIQUE INDEX CONCURRENTLY codes_code_u ON codes (code)"); err == nil {

@@ -9,26 +9,15 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // sample copies the built-in sample into a directory of its own and opens
 // it; check reports whether its bytes and directory are unchanged.
 func sample(t *testing.T) (*db.DB, func()) {
 	t.Helper()
-	src, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "shop.db")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, b := testdb.SampleCopy(t)
+	dir := filepath.Dir(path)
 	d, err := db.Open(context.Background(), path, db.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -33,10 +32,7 @@ ALTER TABLE customers DROP COLUMN marketing_opt_in;`
 func pgState(t *testing.T, url string) string {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
 	rows, err := c.Query(ctx, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
 	if err != nil {
@@ -67,10 +63,7 @@ func pgState(t *testing.T, url string) string {
 func pgRehearsals(t *testing.T, url string) []string {
 	t.Helper()
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
 	rows, err := c.Query(ctx, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
 	if err != nil {
@@ -81,6 +74,26 @@ func pgRehearsals(t *testing.T, url string) []string {
 		t.Fatal(err)
 	}
 	return names
+}
+
+// checkServerRehearsal checks the report of serverUp and serverDown on a
+// copy of the sample: the schema changes it lists include changes, down
+// does not restore the dropped column, and the copy was faithful.
+func checkServerRehearsal(t *testing.T, rep *Report, changes ...string) {
+	t.Helper()
+	for _, want := range changes {
+		if !slices.Contains(rep.Changes, want) {
+			t.Errorf("changes %v lack %q", rep.Changes, want)
+		}
+	}
+	if rep.Reversible == nil || *rep.Reversible || !slices.Contains(rep.NotRestored, "- column customers.marketing_opt_in") {
+		t.Errorf("reversible %v, not restored %v", rep.Reversible, rep.NotRestored)
+	}
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "rehearsal lacks") || strings.Contains(n, "not copied") || strings.Contains(n, "differs") {
+			t.Errorf("the copy is not faithful: %s", n)
+		}
+	}
 }
 
 func openURL(t *testing.T, url string) *db.DB {
@@ -115,19 +128,7 @@ func TestPostgresScratch(t *testing.T) {
 			t.Errorf("statement %d lock %q, want %q", i+1, rep.Up[i].Lock, want)
 		}
 	}
-	for _, want := range []string{"+ table order_tags", "+ index order_tags_order", "- column customers.marketing_opt_in"} {
-		if !slices.Contains(rep.Changes, want) {
-			t.Errorf("changes %v lack %q", rep.Changes, want)
-		}
-	}
-	if rep.Reversible == nil || *rep.Reversible || !slices.Contains(rep.NotRestored, "- column customers.marketing_opt_in") {
-		t.Errorf("reversible %v, not restored %v", rep.Reversible, rep.NotRestored)
-	}
-	for _, n := range rep.Notes {
-		if strings.Contains(n, "rehearsal lacks") || strings.Contains(n, "not copied") || strings.Contains(n, "differs") {
-			t.Errorf("the copy is not faithful: %s", n)
-		}
-	}
+	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags_order", "- column customers.marketing_opt_in")
 
 	// A down that restores exactly is reversible.
 	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX CONCURRENTLY orders_gift ON orders(gift_note);",
@@ -187,10 +188,7 @@ func TestPostgresBigTableLock(t *testing.T) {
 	url := servers.PostgresSample(t)
 	scratch := servers.Postgres(t)
 	ctx := context.Background()
-	c, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.PostgresClient(t, url)
 	if _, err := c.Exec(ctx, "CREATE TABLE events AS SELECT g AS id, 'x' AS kind FROM generate_series(1, 150000) g; ANALYZE events"); err != nil {
 		t.Fatal(err)
 	}
@@ -223,14 +221,7 @@ func TestPostgresBigTableLock(t *testing.T) {
 // indexes.
 func mysqlState(t *testing.T, url string) string {
 	t.Helper()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.MySQLClient(t, url, "")
 	defer c.Close()
 	var tables []string
 	rows, err := c.Query("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY 1")
@@ -246,37 +237,19 @@ func mysqlState(t *testing.T, url string) string {
 	if len(tables) == 0 {
 		t.Fatal("no tables")
 	}
-	var b strings.Builder
-	rows, err = c.Query("CHECKSUM TABLE " + strings.Join(tables, ", "))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var name string
-		var sum sql.NullInt64
-		rows.Scan(&name, &sum)
-		fmt.Fprintf(&b, "%s %d\n", name, sum.Int64)
-	}
-	rows.Close()
+	sums := servers.MySQLChecksums(t, c, strings.Join(tables, ", "))
 	var schema string
 	if err := c.QueryRow(`SELECT CONCAT(MD5(GROUP_CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', COLUMN_TYPE, ' ', IS_NULLABLE ORDER BY TABLE_NAME, ORDINAL_POSITION)),
 		(SELECT MD5(GROUP_CONCAT(TABLE_NAME, '.', INDEX_NAME, '.', COLUMN_NAME ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX)) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()))
 		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`).Scan(&schema); err != nil {
 		t.Fatal(err)
 	}
-	return b.String() + schema
+	return sums + schema
 }
 
 func mysqlRehearsals(t *testing.T, url string) []string {
 	t.Helper()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := servers.MySQLClient(t, url, "")
 	defer c.Close()
 	rows, err := c.Query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'tablewise\\_rehearse\\_%'")
 	if err != nil {
@@ -309,19 +282,7 @@ func TestMySQLScratch(t *testing.T) {
 	if rep.Up[0].Lock != "" {
 		t.Errorf("lock on MySQL: %q", rep.Up[0].Lock)
 	}
-	for _, want := range []string{"+ table order_tags", "+ index order_tags.order_tags_order", "- column customers.marketing_opt_in"} {
-		if !slices.Contains(rep.Changes, want) {
-			t.Errorf("changes %v lack %q", rep.Changes, want)
-		}
-	}
-	if rep.Reversible == nil || *rep.Reversible || !slices.Contains(rep.NotRestored, "- column customers.marketing_opt_in") {
-		t.Errorf("reversible %v, not restored %v", rep.Reversible, rep.NotRestored)
-	}
-	for _, n := range rep.Notes {
-		if strings.Contains(n, "rehearsal lacks") || strings.Contains(n, "not copied") || strings.Contains(n, "differs") {
-			t.Errorf("the copy is not faithful: %s", n)
-		}
-	}
+	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags.order_tags_order", "- column customers.marketing_opt_in")
 
 	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX orders_gift ON orders(gift_note(20));",
 		"DROP INDEX orders_gift ON orders;\nALTER TABLE orders DROP COLUMN gift_note;", Options{Scratch: scratch})

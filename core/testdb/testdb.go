@@ -123,3 +123,23 @@ func Sample(t testing.TB) *db.DB {
 	}
 	return sample
 }
+
+// SampleCopy copies the built-in sample into a directory of the test's
+// own, as shop.db (alone there), and returns its path and bytes: a test
+// that must see the file unchanged compares them afterwards.
+func SampleCopy(t testing.TB) (path string, original []byte) {
+	t.Helper()
+	src, err := data.SamplePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, b
+}

@@ -26,14 +26,7 @@ var _ engine.Analyzer = (*Engine)(nil)
 // the server's statement deadline and the client's KILL QUERY at timeout
 // or when ctx ends. Leading EXPLAINs in sql are dropped.
 func (e *Engine) ExplainAnalyze(ctx context.Context, sqlText string, timeout time.Duration) (*engine.Plan, error) {
-	stmt := sqlText
-	for {
-		loc := explainPrefix.FindStringIndex(stmt)
-		if loc == nil {
-			break
-		}
-		stmt = stmt[loc[1]:]
-	}
+	stmt := stripExplain(sqlText)
 	if err := vet(stmt, e.cachedFunctions()); err != nil {
 		return nil, err
 	}
@@ -231,18 +224,7 @@ func mariaAnalyzed(stmt, text string) (*engine.Plan, error) {
 					walk(child, s.ID)
 				case k == "table" && isObj && child.str("table_name") != "":
 					name, typ, key := child.str("table_name"), child.str("access_type"), child.str("key")
-					var detail string
-					switch {
-					case typ == "ALL":
-						detail = "SCAN " + name
-					case typ == "index":
-						detail = "SCAN " + name + " USING INDEX " + key
-					case key != "":
-						detail = "SEARCH " + name + " USING INDEX " + key + " (" + typ + ")"
-					default:
-						detail = strings.TrimSpace(typ + " " + name)
-					}
-					s := add(parent, detail, child)
+					s := add(parent, accessDetail(name, typ, key), child)
 					s.Rows, _ = child.num("rows")
 					if r, ok := child.num("r_rows"); ok {
 						loops := s.Loops

@@ -2,10 +2,8 @@ package mysql_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -64,38 +62,8 @@ func TestExplainAnalyzeAdversarial(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	f.exec(t, "CREATE SEQUENCE tw_seq")
-	f.exec(t, "CREATE FUNCTION grab(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n")
-	f.exec(t, "CREATE VIEW leak AS SELECT LOAD_FILE('/etc/passwd') AS f")
-	f.exec(t, "CREATE VIEW `lock view` AS SELECT grab(1) AS g")
-	f.exec(t, "CREATE VIEW deeper AS SELECT * FROM leak")
-	checksum := func() string {
-		rows, err := f.root.Query("CHECKSUM TABLE Genre, Track, Invoice, InvoiceLine, Customer")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var b strings.Builder
-		for rows.Next() {
-			var name string
-			var sum sql.NullInt64
-			rows.Scan(&name, &sum)
-			fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
-		}
-		return b.String()
-	}
-	before := checksum()
-	tables := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
-	other, err := f.root.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	var otherID int64
-	other.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&otherID)
-	out := "/tmp/tw-my-analyze-" + strings.ReplaceAll(t.Name(), "/", "-")
-	os.Remove(out)
-	t.Cleanup(func() { os.Remove(out) })
+	u := f.watch(t, "/tmp/tw-my-analyze-")
+	out := u.out
 
 	for _, q := range []string{
 		"DELETE FROM Genre",
@@ -111,7 +79,7 @@ func TestExplainAnalyzeAdversarial(t *testing.T) {
 		"SELECT 1 /*!, LOAD_FILE('/etc/passwd') */",
 		"SELECT GET_LOCK('tw-lock', 0)",
 		"SELECT * FROM Genre FOR UPDATE",
-		fmt.Sprintf("KILL %d", otherID),
+		fmt.Sprintf("KILL %d", u.otherID),
 		"SET STATEMENT max_statement_time=0 FOR SELECT SLEEP(5)",
 		"SELECT @tw := 1",
 		"ANALYZE DELETE FROM Genre",
@@ -140,26 +108,7 @@ func TestExplainAnalyzeAdversarial(t *testing.T) {
 		t.Errorf("still running on the server after ExplainAnalyze returned (%d)", n)
 	}
 
-	if got := checksum(); got != before {
-		t.Errorf("tables changed: %s, was %s", got, before)
-	}
-	if got := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()"); got != tables {
-		t.Errorf("tables now %s, were %s", got, tables)
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("%s was written", out)
-	}
-	for _, lock := range []string{"tw-lock", "tw-grab"} {
-		if held := f.scalar(t, "SELECT IS_USED_LOCK(?)", lock); held != "" {
-			t.Errorf("lock %s held by connection %s", lock, held)
-		}
-	}
-	if err := other.PingContext(context.Background()); err != nil {
-		t.Errorf("the other session died: %v", err)
-	}
-	if v := f.scalar(t, "SELECT NEXTVAL(tw_seq)"); v != "1" {
-		t.Errorf("the sequence advanced: next is %s, want 1", v)
-	}
+	u.check(t)
 	// The pooled session keeps tablewise's settings.
 	res, err := query.Collect(context.Background(), eng, "SELECT @@max_statement_time, @@time_zone", query.Options{Timeout: 2 * time.Second})
 	if err != nil || res.Rows[0][0] != 2.0 || res.Rows[0][1] != "+00:00" {

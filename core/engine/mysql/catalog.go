@@ -13,16 +13,9 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 )
 
-// Count and sample budgets: a table whose COUNT(*) takes longer keeps the
-// server's estimate; one whose sample takes longer has no sample. Only
-// tables the server estimates at most exactCountRows rows are counted.
-var (
-	countBudgetPerTable  = 250 * time.Millisecond
-	countBudgetTotal     = 2 * time.Second
-	sampleBudgetPerTable = 250 * time.Millisecond
-	sampleBudgetTotal    = 2 * time.Second
-	exactCountRows       = int64(200_000)
-)
+// Only tables the server estimates at most exactCountRows rows are
+// counted exactly (within engine.ServerBudget).
+var exactCountRows = int64(200_000)
 
 // catalogTimeout bounds reading the catalog when ctx has no deadline.
 const catalogTimeout = 10 * time.Second
@@ -230,8 +223,7 @@ func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[
 // countAndSample counts small tables exactly and reads sample rows, each
 // under a budget; what does not fit keeps its estimate or has no sample.
 func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *known) {
-	countUntil := time.Now().Add(countBudgetTotal)
-	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	count, sample := engine.ServerBudget.Start(), engine.ServerBudget.Start()
 	for _, t := range cat.Tables {
 		if ctx.Err() != nil {
 			return
@@ -239,9 +231,9 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 		if _, refused := k.view(strings.ToUpper(t.Name)); refused {
 			continue
 		}
-		if (t.Kind == "view" || t.RowCount <= exactCountRows) && time.Now().Before(countUntil) {
+		if (t.Kind == "view" || t.RowCount <= exactCountRows) && count.Left() {
 			var n int64
-			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), min(countBudgetPerTable, time.Until(countUntil)), func(c query.Cursor) {
+			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), count.Next(), func(c query.Cursor) {
 				n = c.Int64(0)
 			})
 			if err == nil {
@@ -250,13 +242,13 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 				t.RowCount, t.RowCountEstimated = -1, false
 			}
 		}
-		if time.Now().Before(sampleUntil) {
-			var sample [][]any
-			_, err := e.runOwn(ctx, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), min(sampleBudgetPerTable, time.Until(sampleUntil)), func(c query.Cursor) {
-				sample = append(sample, c.Row())
+		if sample.Left() {
+			var rows [][]any
+			_, err := e.runOwn(ctx, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), sample.Next(), func(c query.Cursor) {
+				rows = append(rows, c.Row())
 			})
 			if err == nil {
-				t.Sample = sample
+				t.Sample = rows
 			}
 		}
 	}
@@ -265,12 +257,12 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 // knownNow is what the guard knows of the database, read on a pooled
 // connection when it is stale.
 func (e *Engine) knownNow(ctx context.Context) (*known, error) {
-	c, err := e.acquire(ctx)
+	c, err := e.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	k, err := e.known(ctx, c)
-	e.release(c, err != nil)
+	e.pool.Release(c, err != nil)
 	if err != nil {
 		return nil, e.sqlError(err)
 	}

@@ -10,20 +10,31 @@ import (
 	"github.com/tablewise/tablewise/core/query"
 )
 
+// accessDetail words how the server reads table (access type typ, index
+// key) as SQLite's plans do: SCAN t, SCAN t USING INDEX k, SEARCH t USING
+// INDEX k (ref).
+func accessDetail(table, typ, key string) string {
+	switch {
+	case typ == "ALL":
+		return "SCAN " + table
+	case typ == "index":
+		return "SCAN " + table + " USING INDEX " + key
+	case key != "":
+		return "SEARCH " + table + " USING INDEX " + key + " (" + typ + ")"
+	}
+	return strings.TrimSpace(typ + " " + table)
+}
+
+// stripExplain drops leading EXPLAIN, DESCRIBE and DESC prefixes.
+func stripExplain(sql string) string { return engine.TrimPrefixes(explainPrefix, sql) }
+
 var explainPrefix = regexp.MustCompile(`(?is)^\s*(?:EXPLAIN|DESCRIBE|DESC)\s+(?:EXTENDED\s+|PARTITIONS\s+|FORMAT\s*=\s*\w+\s+)*`)
 
 // Explain runs EXPLAIN through the guard, which refuses whatever it
 // refuses for sql itself; leading EXPLAINs in sql are dropped. Each row of
 // the server's plan is a step: a full scan (type ALL) names its table.
 func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) {
-	stmt := sql
-	for {
-		loc := explainPrefix.FindStringIndex(stmt)
-		if loc == nil {
-			break
-		}
-		stmt = stmt[loc[1]:]
-	}
+	stmt := stripExplain(sql)
 	res, err := query.Collect(ctx, e, "EXPLAIN "+stmt, query.Options{MaxRows: 10_000, Timeout: query.DefaultTimeout})
 	if err != nil {
 		return nil, err
@@ -42,18 +53,9 @@ func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) 
 	out := &engine.Plan{SQL: stmt, Steps: []engine.PlanStep{}}
 	for n, r := range res.Rows {
 		table, typ, key, extra := get(r, "table"), get(r, "type"), get(r, "key"), get(r, "extra")
-		var detail string
-		switch {
-		case typ == "ALL":
-			detail = "SCAN " + table
-		case typ == "index":
-			detail = "SCAN " + table + " USING INDEX " + key
-		case table != "" && key != "":
-			detail = "SEARCH " + table + " USING INDEX " + key + " (" + typ + ")"
-		case table != "":
-			detail = strings.TrimSpace(typ + " " + table)
-		default:
-			detail = get(r, "select_type")
+		detail := get(r, "select_type")
+		if table != "" || typ == "ALL" || typ == "index" {
+			detail = accessDetail(table, typ, key)
 		}
 		if extra != "" {
 			detail += " — " + extra

@@ -35,6 +35,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/internal/pool"
 )
 
 // sqlMode is the sql_mode every statement runs under. It fixes how the
@@ -68,10 +69,7 @@ type Engine struct {
 	fns  *known    // what the guard knows of the database
 	fnAt time.Time // when fns was read
 
-	sem  chan struct{} // one token per connection in use or idle
-	idle chan *conn
-	mu   sync.Mutex
-	done bool
+	pool *pool.Pool[*conn]
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -224,8 +222,8 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	db.SetMaxOpenConns(opt.MaxConns + 2)
 	db.SetMaxIdleConns(2)
 	db.SetConnMaxIdleTime(time.Minute)
-	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr,
-		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *conn, opt.MaxConns)}
+	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	e.pool = pool.New(opt.MaxConns, e.open, closeConn, nil)
 	if err := e.probe(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -234,24 +232,18 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // probe reads the server's version on a pooled connection.
 func (e *Engine) probe(ctx context.Context) error {
-	c, err := e.acquire(ctx)
+	c, err := e.pool.Acquire(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return e.connectError(ctx.Err())
 		}
 		return err
 	}
-	defer e.release(c, false)
+	defer e.pool.Release(c, false)
 	var version string
 	if err := c.QueryRowContext(ctx, "SELECT @@version").Scan(&version); err != nil {
 		return e.connectError(err)
@@ -320,34 +312,6 @@ func (e *Engine) Owns(string) (string, bool) { return "", false }
 // MariaDB reports whether the server is MariaDB (else MySQL).
 func (e *Engine) MariaDB() bool { return e.mariadb }
 
-// acquire takes an idle connection or opens one, learning its id.
-func (e *Engine) acquire(ctx context.Context) (*conn, error) {
-	for {
-		e.mu.Lock()
-		done := e.done
-		e.mu.Unlock()
-		if done {
-			return nil, errors.New("database is closed")
-		}
-		select {
-		case c := <-e.idle:
-			if c == nil {
-				continue
-			}
-			return c, nil
-		case e.sem <- struct{}{}:
-			c, err := e.open(ctx)
-			if err != nil {
-				<-e.sem
-				return nil, err
-			}
-			return c, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-}
-
 // open takes a new connection from the driver and prepares its session.
 // A caller's deadline or cancellation that cut it short is returned as
 // such (the driver reports a dial past the deadline as "i/o timeout").
@@ -366,43 +330,17 @@ func (e *Engine) open(ctx context.Context) (*conn, error) {
 	return nil, e.connectError(err)
 }
 
-// release returns c to the pool, or closes it when broken is set (a
-// statement that was killed or failed mid-stream) or the engine closed.
-func (e *Engine) release(c *conn, broken bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if broken || e.done {
-		e.discard(c)
-		return
-	}
-	e.idle <- c
-}
-
-// discard closes c's physical connection (the driver's pool does not keep
-// it) and frees its slot.
-func (e *Engine) discard(c *conn) {
+// closeConn closes c's physical connection (the driver's pool does not
+// keep it).
+func closeConn(c *conn) {
 	c.Raw(func(any) error { return driver.ErrBadConn })
 	c.Close()
-	<-e.sem
 }
 
 // Close closes idle connections now and busy ones when they are released.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	if e.done {
-		e.mu.Unlock()
+	if !e.pool.Close() {
 		return nil
 	}
-	e.done = true
-	e.mu.Unlock()
-	for {
-		select {
-		case c := <-e.idle:
-			if c != nil {
-				e.discard(c)
-			}
-		default:
-			return e.db.Close()
-		}
-	}
+	return e.db.Close()
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/tablewise/tablewise/core/engine"
-	"github.com/tablewise/tablewise/core/format"
 )
 
 // A migration is rehearsed in a scratch server the user names, never in
@@ -23,11 +22,8 @@ import (
 // the scripts run there under the server's own sql_mode. The new database
 // is dropped at the end, whatever happened.
 
-const (
-	rehearseTimeout          = 2 * time.Minute
-	rehearseStatementSeconds = 30
-	dropTimeout              = 15 * time.Second
-)
+// rehearseStatementSeconds bounds each statement on the scratch server.
+const rehearseStatementSeconds = int(engine.RehearsalStatementTimeout / time.Second)
 
 // RehearseIn implements engine.ScratchRehearser.
 func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
@@ -35,11 +31,8 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, rehearseTimeout)
-		defer cancel()
-	}
+	ctx, cancel := engine.RehearsalContext(ctx)
+	defer cancel()
 	var orig *mySchema
 	err = e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
 		var err error
@@ -70,7 +63,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	defer func() {
 		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
 		defer cancel()
 		if _, err := c.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted); err != nil {
 			if c2, err := pool.Conn(dctx); err == nil {
@@ -106,7 +99,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		}
 		if len(failed) == len(pending) {
 			for i, st := range failed {
-				r.Notes = append(r.Notes, fmt.Sprintf("not copied to the rehearsal: %s (%s)", format.ClipRunes(strings.Join(strings.Fields(st), " "), 120), message(errs[i], name)))
+				r.Notes = append(r.Notes, engine.NotCopied(st, message(errs[i], name)))
 			}
 			break
 		}
@@ -134,41 +127,9 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		if err != nil {
 			return []engine.RehearsedStatement{{SQL: script, Err: err.Error()}}, false
 		}
-		var out []engine.RehearsedStatement
-		for _, st := range stmts {
-			if err := e.beyond(st); err != nil {
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: err.Error()})
-				return out, false
-			}
-			if err := exec(st); err != nil {
-				msg := message(err, name)
-				if ctx.Err() != nil {
-					msg = "stopped: the rehearsal's deadline passed during this statement"
-				}
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: msg})
-				return out, false
-			}
-			out = append(out, engine.RehearsedStatement{SQL: st})
-		}
-		return out, true
+		return engine.RunStatements(ctx, stmts, e.beyond, exec, func(err error) string { return message(err, name) })
 	}
-	var ok bool
-	if r.Up, ok = run(up); !ok {
-		return r, nil
-	}
-	if r.AfterUp, err = read(); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(down) == "" {
-		return r, nil
-	}
-	if r.Down, ok = run(down); !ok {
-		return r, nil
-	}
-	if r.AfterDown, err = read(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r.Play(up, down, run, read)
 }
 
 var _ engine.ScratchRehearser = (*Engine)(nil)

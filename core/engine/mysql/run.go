@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -153,14 +154,14 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	var c *conn
 	for attempt := 0; ; attempt++ {
 		var err error
-		if c, err = e.acquire(ctx); err != nil {
+		if c, err = e.pool.Acquire(ctx); err != nil {
 			return err
 		}
 		_, err = c.ExecContext(ctx, set)
 		if err == nil {
 			break
 		}
-		e.release(c, true)
+		e.pool.Release(c, true)
 		// A pooled connection the server closed (wait_timeout, a
 		// restart) fails its first statement: take a fresh one, once.
 		if attempt > 0 || ctx.Err() != nil || !badConn(err) {
@@ -168,7 +169,7 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 		}
 	}
 	broken := true
-	defer func() { e.release(c, broken) }()
+	defer func() { e.pool.Release(c, broken) }()
 	if _, err := c.ExecContext(ctx, "START TRANSACTION READ ONLY"); err != nil {
 		return e.sqlError(err)
 	}
@@ -651,13 +652,7 @@ func (c *cursor) Value(i int) any {
 	return string(c.Bytes(i))
 }
 
-func (c *cursor) Row() query.Row {
-	r := make(query.Row, len(c.raw))
-	for i := range r {
-		r[i] = c.Value(i)
-	}
-	return r
-}
+func (c *cursor) Row() query.Row { return engine.RowOf(c, len(c.raw)) }
 
 func (c *cursor) size() int64 {
 	var s int64

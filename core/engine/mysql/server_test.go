@@ -37,16 +37,7 @@ func open(t *testing.T, url string) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return &fixture{url: url, eng: eng, root: root}
+	return &fixture{url: url, eng: eng, root: servers.MySQLClient(t, url, "")}
 }
 
 func chinook(t *testing.T) *fixture { return open(t, servers.MySQL(t)) }
@@ -244,6 +235,87 @@ func TestExportMillion(t *testing.T) {
 	}
 }
 
+// untouched is the state of the server an adversarial test checks is
+// unchanged: the tables' checksums and names, a file no statement may
+// write, another session, named locks and a sequence.
+type untouched struct {
+	f       *fixture
+	sums    string
+	tables  string
+	out     string
+	other   *sql.Conn
+	otherID int64
+}
+
+func (f *fixture) checksums(t *testing.T) string {
+	t.Helper()
+	return servers.MySQLChecksums(t, f.root, "Genre, Track, Invoice, InvoiceLine, Customer")
+}
+
+func (f *fixture) tableNames(t *testing.T) string {
+	t.Helper()
+	return f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
+}
+
+// watch makes what the adversarial statements reach for — the sequence
+// tw_seq, the function grab (which takes the lock tw-grab), and views that
+// reach a refused call directly or through another view or a stored
+// function (the server would run them as their definer): leak, `lock
+// view`, deeper — then runs more, and records the server's state. out is
+// the file, named from prefix and the test, that no statement may write.
+func (f *fixture) watch(t *testing.T, prefix string, more ...string) *untouched {
+	t.Helper()
+	f.exec(t, "CREATE SEQUENCE tw_seq")
+	f.exec(t, "CREATE FUNCTION grab(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n")
+	f.exec(t, "CREATE VIEW leak AS SELECT LOAD_FILE('/etc/passwd') AS f")
+	f.exec(t, "CREATE VIEW `lock view` AS SELECT grab(1) AS g")
+	f.exec(t, "CREATE VIEW deeper AS SELECT * FROM leak")
+	for _, q := range more {
+		f.exec(t, q)
+	}
+	u := &untouched{f: f, sums: f.checksums(t), tables: f.tableNames(t)}
+	// Another session, to check it survives.
+	other, err := f.root.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	u.other = other
+	other.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&u.otherID)
+	u.out = prefix + strings.ReplaceAll(t.Name(), "/", "-")
+	os.Remove(u.out)
+	t.Cleanup(func() { os.Remove(u.out) })
+	return u
+}
+
+// check fails t for whatever changed since watch: the tables' checksums
+// or names, the file written, a named lock held, the other session gone,
+// the sequence advanced.
+func (u *untouched) check(t *testing.T) {
+	t.Helper()
+	f := u.f
+	if got := f.checksums(t); got != u.sums {
+		t.Errorf("tables changed: %s, was %s", got, u.sums)
+	}
+	if got := f.tableNames(t); got != u.tables {
+		t.Errorf("tables now %s, were %s", got, u.tables)
+	}
+	if _, err := os.Stat(u.out); err == nil {
+		t.Errorf("%s was written", u.out)
+	}
+	for _, lock := range []string{"tw-lock", "tw-grab"} {
+		if held := f.scalar(t, "SELECT IS_USED_LOCK(?)", lock); held != "" {
+			t.Errorf("lock %s held by connection %s", lock, held)
+		}
+	}
+	if err := u.other.PingContext(context.Background()); err != nil {
+		t.Errorf("the other session died: %v", err)
+	}
+	if v := f.scalar(t, "SELECT NEXTVAL(tw_seq)"); v != "1" {
+		t.Errorf("the sequence advanced: next is %s, want 1", v)
+	}
+}
+
 func number(err error) uint16 {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
@@ -265,46 +337,8 @@ func TestAdversarial(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	f.exec(t, "CREATE SEQUENCE tw_seq")
-	f.exec(t, "CREATE FUNCTION grab(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n")
-	f.exec(t, "CREATE PROCEDURE wipe() DELETE FROM Genre")
-	// Views that reach a refused call, directly or through another view
-	// or a stored function: the server would run them as their definer.
-	f.exec(t, "CREATE VIEW leak AS SELECT LOAD_FILE('/etc/passwd') AS f")
-	f.exec(t, "CREATE VIEW `lock view` AS SELECT grab(1) AS g")
-	f.exec(t, "CREATE VIEW deeper AS SELECT * FROM leak")
-	f.exec(t, "CREATE VIEW fine AS SELECT Name FROM Genre")
-
-	checksum := func() string {
-		rows, err := f.root.Query("CHECKSUM TABLE Genre, Track, Invoice, InvoiceLine, Customer")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var b strings.Builder
-		for rows.Next() {
-			var name string
-			var sum sql.NullInt64
-			rows.Scan(&name, &sum)
-			fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
-		}
-		return b.String()
-	}
-	before := checksum()
-	tables := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
-
-	// Another session, to check it survives.
-	other, err := f.root.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	var otherID int64
-	other.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&otherID)
-
-	out := "/tmp/tw-my-adversarial-" + strings.ReplaceAll(t.Name(), "/", "-")
-	os.Remove(out)
-	t.Cleanup(func() { os.Remove(out) })
+	u := f.watch(t, "/tmp/tw-my-adversarial-", "CREATE PROCEDURE wipe() DELETE FROM Genre", "CREATE VIEW fine AS SELECT Name FROM Genre")
+	out := u.out
 	id := func(n int64) string { return strconv.FormatInt(n, 10) }
 	statements := []string{
 		"DELETE FROM Genre",
@@ -336,8 +370,8 @@ func TestAdversarial(t *testing.T) {
 		"SELECT GET_LOCK('tw-lock', 0)",
 		"SELECT * FROM Genre FOR UPDATE",
 		"SELECT * FROM Genre LOCK IN SHARE MODE",
-		"KILL " + id(otherID),
-		"KILL QUERY " + id(otherID),
+		"KILL " + id(u.otherID),
+		"KILL QUERY " + id(u.otherID),
 		"SET STATEMENT max_statement_time=0 FOR SELECT SLEEP(5)",
 		"SET SESSION max_statement_time = 0",
 		"SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES'",
@@ -387,26 +421,7 @@ func TestAdversarial(t *testing.T) {
 	if held := f.scalar(t, "SELECT IS_USED_LOCK('tw-grab')"); held != "" {
 		t.Errorf("reading the catalog took the lock (connection %s)", held)
 	}
-	if got := checksum(); got != before {
-		t.Errorf("tables changed: %s, was %s", got, before)
-	}
-	if got := f.scalar(t, "SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()"); got != tables {
-		t.Errorf("tables now %s, were %s", got, tables)
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("%s was written", out)
-	}
-	for _, lock := range []string{"tw-lock", "tw-grab"} {
-		if held := f.scalar(t, "SELECT IS_USED_LOCK(?)", lock); held != "" {
-			t.Errorf("lock %s held by connection %s", lock, held)
-		}
-	}
-	if err := other.PingContext(context.Background()); err != nil {
-		t.Errorf("the other session died: %v", err)
-	}
-	if v := f.scalar(t, "SELECT NEXTVAL(tw_seq)"); v != "1" {
-		t.Errorf("the sequence advanced: next is %s, want 1", v)
-	}
+	u.check(t)
 
 	// The pooled session is intact: its settings are tablewise's, and the
 	// deadline still stops a slow statement.

@@ -20,13 +20,9 @@ var _ engine.Analyzer = (*Engine)(nil)
 // under EXPLAIN ANALYZE in that transaction, which is rolled back and the
 // session reset as after Run. Leading EXPLAINs in sql are dropped.
 func (e *Engine) ExplainAnalyze(ctx context.Context, sql string, timeout time.Duration) (*engine.Plan, error) {
-	stmt := sql
-	for firstWord(lex(stmt)) == "explain" {
-		inner, err := explained(stmt)
-		if err != nil {
-			return nil, err
-		}
-		stmt = inner
+	stmt, err := stripExplain(sql)
+	if err != nil {
+		return nil, err
 	}
 	st, err := vetText(stmt)
 	if err != nil {

@@ -18,15 +18,6 @@ import (
 // of the search path, with statements that go through Run like any other:
 // the guard vets them too.
 
-// Count and sample budgets: a table whose count(*) takes longer keeps the
-// planner's estimate; one whose sample takes longer has no sample.
-var (
-	countBudgetPerTable  = 250 * time.Millisecond
-	countBudgetTotal     = 2 * time.Second
-	sampleBudgetPerTable = 250 * time.Millisecond
-	sampleBudgetTotal    = 2 * time.Second
-)
-
 // exactCountBelow: tables the planner estimates at fewer rows are counted
 // exactly (within the budgets).
 const exactCountBelow = 1_000_000
@@ -88,7 +79,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		default:
 			t.Kind = "table"
 		}
-		byOID[num(r[0])] = t
+		byOID[engine.Int64(r[0])] = t
 		estimates[t] = flt(r[5])
 		tables = append(tables, t)
 	}
@@ -98,7 +89,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	}
 	attnames := map[int64]map[int64]string{}
 	for _, r := range cols {
-		t := byOID[num(r[0])]
+		t := byOID[engine.Int64(r[0])]
 		if t == nil {
 			continue
 		}
@@ -108,17 +99,17 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			c.Default = &d
 		}
 		t.Columns = append(t.Columns, c)
-		if attnames[num(r[0])] == nil {
-			attnames[num(r[0])] = map[int64]string{}
+		if attnames[engine.Int64(r[0])] == nil {
+			attnames[engine.Int64(r[0])] = map[int64]string{}
 		}
-		attnames[num(r[0])][num(r[6])] = c.Name
+		attnames[engine.Int64(r[0])][engine.Int64(r[6])] = c.Name
 	}
 	cons, err := e.rows(ctx, constraintsSQL)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range cons {
-		oid := num(r[0])
+		oid := engine.Int64(r[0])
 		t := byOID[oid]
 		if t == nil {
 			continue
@@ -150,7 +141,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	for _, r := range idx {
-		oid := num(r[0])
+		oid := engine.Int64(r[0])
 		t := byOID[oid]
 		if t == nil {
 			continue
@@ -179,10 +170,9 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 }
 
 // countAndSample fills row counts (exact when cheap, else the planner's
-// estimate) and sample rows, within budgets.
+// estimate) and sample rows, within engine.ServerBudget.
 func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, estimates map[*catalog.Table]float64) {
-	countUntil := time.Now().Add(countBudgetTotal)
-	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	count, sample := engine.ServerBudget.Start(), engine.ServerBudget.Start()
 	for _, t := range tables {
 		if ctx.Err() != nil {
 			return
@@ -192,16 +182,16 @@ func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, es
 		if est >= 0 && t.Kind != "view" {
 			t.RowCount, t.RowCountEstimated = int64(est), true
 		}
-		if (est < exactCountBelow || t.Kind == "view") && time.Now().Before(countUntil) {
-			res, err := query.Collect(ctx, e, "SELECT count(*) FROM "+name, query.Options{MaxRows: 1, Timeout: min(countBudgetPerTable, time.Until(countUntil))})
+		if (est < exactCountBelow || t.Kind == "view") && count.Left() {
+			res, err := query.Collect(ctx, e, "SELECT count(*) FROM "+name, query.Options{MaxRows: 1, Timeout: count.Next()})
 			if err == nil && len(res.Rows) == 1 {
 				if n, ok := res.Rows[0][0].(int64); ok {
 					t.RowCount, t.RowCountEstimated = n, false
 				}
 			}
 		}
-		if time.Now().Before(sampleUntil) {
-			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, Timeout: min(sampleBudgetPerTable, time.Until(sampleUntil))})
+		if sample.Left() {
+			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, Timeout: sample.Next()})
 			if err == nil {
 				for _, r := range res.Rows {
 					t.Sample = append(t.Sample, []any(r))
@@ -261,16 +251,6 @@ func str(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
-}
-
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
 }
 
 func flt(v any) float64 {

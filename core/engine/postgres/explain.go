@@ -18,13 +18,9 @@ const explainTimeout = query.DefaultTimeout
 // gives, one step per node, with the planner's row estimates. Leading
 // EXPLAIN prefixes in sql are dropped; a sequential scan names its table.
 func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) {
-	stmt := sql
-	for firstWord(lex(stmt)) == "explain" {
-		inner, err := explained(stmt)
-		if err != nil {
-			return nil, err
-		}
-		stmt = inner
+	stmt, err := stripExplain(sql)
+	if err != nil {
+		return nil, err
 	}
 	res, err := query.Collect(ctx, e, "EXPLAIN (FORMAT JSON) "+stmt, query.Options{MaxRows: 10, Timeout: explainTimeout})
 	if err != nil {

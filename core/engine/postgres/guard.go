@@ -265,6 +265,19 @@ func refuse(sql string) *guard.Rejection {
 	return r
 }
 
+// stripExplain drops leading EXPLAINs (with their options) from sql; it
+// refuses EXPLAIN ANALYZE as explained does.
+func stripExplain(sql string) (string, error) {
+	for firstWord(lex(sql)) == "explain" {
+		inner, err := explained(sql)
+		if err != nil {
+			return "", err
+		}
+		sql = inner
+	}
+	return sql, nil
+}
+
 // explained returns the statement an EXPLAIN explains, refusing ANALYZE
 // (which runs it) in either option form.
 func explained(sql string) (string, error) {

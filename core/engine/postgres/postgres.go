@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/internal/pool"
 )
 
 // RoleParam is the URL parameter naming a role every transaction switches
@@ -60,10 +61,7 @@ type Engine struct {
 	// already rolled back and reset them (stream).
 	clean sync.Map
 
-	sem  chan struct{} // one token per open connection
-	idle chan *pgconn.PgConn
-	mu   sync.Mutex
-	done bool
+	pool *pool.Pool[*pgconn.PgConn]
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -130,8 +128,8 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	if label == "" {
 		label = cfg.User
 	}
-	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache(),
-		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *pgconn.PgConn, opt.MaxConns)}
+	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
+	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, (*pgconn.PgConn).IsClosed)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -150,13 +148,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // splitRole removes RoleParam from a URL's query.
 func splitRole(dsn string) (string, string, error) {
@@ -234,43 +226,12 @@ func (e *Engine) Owns(string) (string, bool) { return "", false }
 func (e *Engine) Role() string { return e.role }
 
 func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) error {
-	c, err := e.acquire(ctx)
+	c, err := e.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer e.release(c)
 	return fn(c)
-}
-
-func (e *Engine) acquire(ctx context.Context) (*pgconn.PgConn, error) {
-	for {
-		e.mu.Lock()
-		done := e.done
-		e.mu.Unlock()
-		if done {
-			return nil, errors.New("database is closed")
-		}
-		select {
-		case c := <-e.idle:
-			if c == nil {
-				continue
-			}
-			if c.IsClosed() {
-				<-e.sem
-				continue
-			}
-			return c, nil
-		case e.sem <- struct{}{}:
-			c, err := e.connect(ctx)
-			if err != nil {
-				<-e.sem
-				return nil, err
-			}
-			return c, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
 }
 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
@@ -290,13 +251,7 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 func (e *Engine) release(c *pgconn.PgConn) {
 	_, clean := e.clean.LoadAndDelete(c)
 	ok := !c.IsClosed() && (clean || reset(c) == nil)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !ok || e.done {
-		e.discard(c)
-		return
-	}
-	e.idle <- c
+	e.pool.Release(c, !ok)
 }
 
 // reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
@@ -306,6 +261,15 @@ func reset(c *pgconn.PgConn) error {
 	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
 	defer cancel()
 	p := c.StartPipeline(ctx)
+	if err := sendReset(p); err != nil {
+		return err
+	}
+	return finish(c, p)
+}
+
+// sendReset queues ROLLBACK and DISCARD ALL on p, each its own implicit
+// transaction, and sends the pipeline; p is closed when that fails.
+func sendReset(p *pgconn.Pipeline) error {
 	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
 	p.SendPipelineSync()
 	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
@@ -313,6 +277,12 @@ func reset(c *pgconn.PgConn) error {
 		p.Close()
 		return err
 	}
+	return nil
+}
+
+// finish reads the rest of pipeline p, closing each result, and closes it:
+// the first error met, or one when c is still in a transaction.
+func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	var first error
 	for {
 		res, err := p.GetResults()
@@ -338,30 +308,15 @@ func reset(c *pgconn.PgConn) error {
 	return first
 }
 
-func (e *Engine) discard(c *pgconn.PgConn) {
+// closeConn closes c for good.
+func closeConn(c *pgconn.PgConn) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	c.Close(ctx)
-	<-e.sem
 }
 
 // Close closes idle connections now and busy ones when they are released.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	if e.done {
-		e.mu.Unlock()
-		return nil
-	}
-	e.done = true
-	e.mu.Unlock()
-	for {
-		select {
-		case c := <-e.idle:
-			if c != nil {
-				e.discard(c)
-			}
-		default:
-			return nil
-		}
-	}
+	e.pool.Close()
+	return nil
 }

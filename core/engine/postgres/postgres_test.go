@@ -32,12 +32,7 @@ func open(t testing.TB, url string) *postgres.Engine {
 // to set up fixtures and to check what the server holds.
 func admin(t testing.TB, url string) *pgx.Conn {
 	t.Helper()
-	c, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(context.Background()) })
-	return c
+	return servers.PostgresClient(t, url)
 }
 
 func exec(t testing.TB, c *pgx.Conn, sql string) {

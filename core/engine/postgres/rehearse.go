@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/engine"
-	"github.com/tablewise/tablewise/core/format"
 )
 
 // A migration is rehearsed in a scratch database the user names, never in
@@ -19,25 +17,14 @@ import (
 // database, and the scripts run there with search_path set to it alone.
 // The new schema is dropped at the end, whatever happened.
 
-// rehearseTimeout bounds a whole rehearsal when ctx has no deadline;
-// rehearseStatementTimeout bounds each statement in the scratch database.
-const (
-	rehearseTimeout          = 2 * time.Minute
-	rehearseStatementTimeout = 30 * time.Second
-	dropTimeout              = 15 * time.Second
-)
-
 // RehearseIn implements engine.ScratchRehearser.
 func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
 	cfg, err := e.scratchConfig(scratch)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, rehearseTimeout)
-		defer cancel()
-	}
+	ctx, cancel := engine.RehearsalContext(ctx)
+	defer cancel()
 	orig, err := e.readSchema(ctx, func(ctx context.Context, sql string) ([][]string, error) {
 		rows, err := e.rows(ctx, sql)
 		if err != nil {
@@ -73,7 +60,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	defer func() {
 		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
 		defer cancel()
 		drop := "DROP SCHEMA IF EXISTS " + quoteIdent(name) + " CASCADE"
 		if c.IsClosed() || c.TxStatus() != 'I' || exec(dctx, drop) != nil {
@@ -106,7 +93,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	r := &engine.Rehearsal{}
 	for _, st := range orig.copyStatements() {
 		if err := exec(ctx, st); err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("not copied to the rehearsal: %s (%s)", format.ClipRunes(strings.Join(strings.Fields(st), " "), 120), pgMessage(err)))
+			r.Notes = append(r.Notes, engine.NotCopied(st, pgMessage(err)))
 		}
 	}
 	copied, err := e.readSchema(ctx, query)
@@ -122,49 +109,27 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		}
 		return s.objects(), nil
 	}
-	run := func(script string) ([]engine.RehearsedStatement, bool) {
-		var out []engine.RehearsedStatement
-		for _, st := range splitScript(script) {
-			if toks := lex(st); len(toks) > 1 && (toks[0].text == "create" || toks[0].text == "drop" || toks[0].text == "alter") && toks[1].text == "database" {
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: toks[0].text + " database is not rehearsed: it acts on a whole database of the scratch server"})
-				return out, false
-			}
-			err := exec(ctx, st)
-			if err == nil && c.TxStatus() != 'I' {
-				// A BEGIN without its end would keep the next statements
-				// uncommitted: the rehearsal runs each on its own.
-				_ = exec(ctx, "ROLLBACK")
-				err = errors.New("transaction control is not rehearsed: each statement runs on its own")
-			}
-			if err != nil {
-				msg := pgMessage(err)
-				if ctx.Err() != nil {
-					msg = "stopped: the rehearsal's deadline passed during this statement"
-				}
-				out = append(out, engine.RehearsedStatement{SQL: st, Err: msg})
-				return out, false
-			}
-			out = append(out, engine.RehearsedStatement{SQL: st})
+	// CREATE, DROP and ALTER DATABASE act on a whole database of the
+	// scratch server; a BEGIN without its end would keep the next
+	// statements uncommitted: the rehearsal runs each on its own.
+	refuse := func(st string) error {
+		if toks := lex(st); len(toks) > 1 && (toks[0].text == "create" || toks[0].text == "drop" || toks[0].text == "alter") && toks[1].text == "database" {
+			return errors.New(toks[0].text + " database is not rehearsed: it acts on a whole database of the scratch server")
 		}
-		return out, true
+		return nil
 	}
-	var ok bool
-	if r.Up, ok = run(up); !ok {
-		return r, nil
+	execAlone := func(st string) error {
+		err := exec(ctx, st)
+		if err == nil && c.TxStatus() != 'I' {
+			_ = exec(ctx, "ROLLBACK")
+			err = errors.New("transaction control is not rehearsed: each statement runs on its own")
+		}
+		return err
 	}
-	if r.AfterUp, err = read(); err != nil {
-		return nil, err
+	run := func(script string) ([]engine.RehearsedStatement, bool) {
+		return engine.RunStatements(ctx, splitScript(script), refuse, execAlone, pgMessage)
 	}
-	if strings.TrimSpace(down) == "" {
-		return r, nil
-	}
-	if r.Down, ok = run(down); !ok {
-		return r, nil
-	}
-	if r.AfterDown, err = read(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r.Play(up, down, run, read)
 }
 
 var _ engine.ScratchRehearser = (*Engine)(nil)
@@ -193,8 +158,8 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 		cfg.ConnectTimeout = connectTimeout
 	}
 	cfg.RuntimeParams["application_name"] = "tablewise rehearsal"
-	cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(rehearseStatementTimeout.Milliseconds())
-	cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(rehearseStatementTimeout.Milliseconds())
+	cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(engine.RehearsalStatementTimeout.Milliseconds())
+	cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(engine.RehearsalStatementTimeout.Milliseconds())
 	cfg.RuntimeParams["client_min_messages"] = "warning"
 	return cfg, nil
 }

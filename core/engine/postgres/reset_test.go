@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
@@ -33,11 +32,7 @@ func TestPooledSessionReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close(context.Background())
+	a := servers.PostgresClient(t, url)
 	var locks int
 	if err := a.QueryRow(context.Background(), "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = $1", pid).Scan(&locks); err != nil || locks != 0 {
 		t.Errorf("advisory locks held after release: %d (%v)", locks, err)

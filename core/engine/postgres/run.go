@@ -184,11 +184,7 @@ func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *p
 	p := c.StartPipeline(ctx)
 	send(p)
 	p.SendPipelineSync()
-	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	p.SendPipelineSync()
-	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
-	if err := p.Sync(); err != nil {
-		p.Close()
+	if err := sendReset(p); err != nil {
 		return err
 	}
 	res, err := p.GetResults()
@@ -243,26 +239,7 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 // drain reads the rest of a pipeline (ROLLBACK and DISCARD ALL) and marks
 // c clean when both ran and the session is out of any transaction.
 func (e *Engine) drain(c *pgconn.PgConn, p *pgconn.Pipeline) {
-	clean := true
-	for {
-		res, err := p.GetResults()
-		if err != nil {
-			clean = false
-			break
-		}
-		if res == nil {
-			break
-		}
-		if rr, ok := res.(*pgconn.ResultReader); ok {
-			if _, err := rr.Close(); err != nil {
-				clean = false
-			}
-		}
-	}
-	if err := p.Close(); err != nil {
-		clean = false
-	}
-	if clean && c.TxStatus() == 'I' {
+	if finish(c, p) == nil {
 		e.clean.Store(c, true)
 	}
 }

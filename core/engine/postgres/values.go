@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -310,13 +311,7 @@ func (c *cursor) Value(i int) any {
 	return nil
 }
 
-func (c *cursor) Row() query.Row {
-	r := make(query.Row, len(c.kinds))
-	for i := range r {
-		r[i] = c.Value(i)
-	}
-	return r
-}
+func (c *cursor) Row() query.Row { return engine.RowOf(c, len(c.kinds)) }
 
 func (c *cursor) size() int64 {
 	var s int64

@@ -28,10 +28,8 @@ var (
 	sampleStepsPerTable int64 = 10_000_000
 	sampleStepsTotal    int64 = 80_000_000
 
-	countBudgetPerTable  = time.Second * engine.RaceSlowdown
-	countBudgetTotal     = 4 * time.Second * engine.RaceSlowdown
-	sampleBudgetPerTable = time.Second * engine.RaceSlowdown
-	sampleBudgetTotal    = 4 * time.Second * engine.RaceSlowdown
+	countBudget  = engine.Budget{PerTable: time.Second * engine.RaceSlowdown, Total: 4 * time.Second * engine.RaceSlowdown}
+	sampleBudget = engine.Budget{PerTable: time.Second * engine.RaceSlowdown, Total: 4 * time.Second * engine.RaceSlowdown}
 )
 
 // Catalog reads the tables, views, columns, keys, indexes, row counts and
@@ -124,8 +122,7 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 		tables = append(tables, t)
 	}
 	cat := catalog.New(tables)
-	countUntil := time.Now().Add(countBudgetTotal)
-	sampleUntil := time.Now().Add(sampleBudgetTotal)
+	counting, sampling := countBudget.Start(), sampleBudget.Start()
 	countSteps, sampleSteps := countStepsTotal, sampleStepsTotal
 	for _, t := range cat.Tables {
 		if err := describe(ctx, c, t); err != nil {
@@ -134,12 +131,12 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 			}
 			t.Columns = nil // a broken view (its table was dropped) keeps its card
 		}
-		used, err := countRows(ctx, c, t, countUntil, min(countStepsPerTable, countSteps))
+		used, err := countRows(ctx, c, t, counting, min(countStepsPerTable, countSteps))
 		if err != nil {
 			return nil, err
 		}
 		countSteps -= used
-		budget := min(sampleBudgetPerTable, time.Until(sampleUntil))
+		budget := sampling.Next()
 		if budget > 0 && sampleSteps > 0 {
 			var used int64
 			t.Sample, used, err = allSteps(ctx, c, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), budget, min(sampleStepsPerTable, sampleSteps))
@@ -171,7 +168,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	}
 	var pks []pkCol
 	for _, r := range cols {
-		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4])), Hidden: asInt(r[5]) != 0}
+		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: engine.Int64(r[2]) != 0, PK: int(engine.Int64(r[4])), Hidden: engine.Int64(r[5]) != 0}
 		if r[3] != nil {
 			s := asString(r[3])
 			col.Default = &s
@@ -198,7 +195,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	}
 	lastID := int64(-1)
 	for _, r := range fks {
-		if id := asInt(r[0]); id != lastID {
+		if id := engine.Int64(r[0]); id != lastID {
 			lastID = id
 			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: asString(r[2])})
 		}
@@ -213,7 +210,7 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 		return err
 	}
 	for _, r := range idx {
-		ix := catalog.Index{Name: asString(r[0]), Unique: asInt(r[1]) != 0, Origin: asString(r[2])}
+		ix := catalog.Index{Name: asString(r[0]), Unique: engine.Int64(r[1]) != 0, Origin: asString(r[2])}
 		icols, err := all(ctx, c, "SELECT name FROM pragma_index_info("+quoteString(ix.Name)+") ORDER BY seqno", 0)
 		if err != nil {
 			return err
@@ -229,15 +226,15 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 // countRows counts exactly within the budgets (time, and steps
 // instructions), else estimates; it returns the instructions used. It
 // fails only when ctx's deadline passed.
-func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.Time, steps int64) (int64, error) {
-	budget := min(countBudgetPerTable, time.Until(until))
+func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, spend engine.Spending, steps int64) (int64, error) {
+	budget := spend.Next()
 	t.RowCount = -1
 	var used int64
 	if budget > 0 && steps > 0 {
 		rows, n, err := allSteps(ctx, c, "SELECT count(*) FROM "+quoteIdent(t.Name), budget, steps)
 		used = n
 		if err == nil && len(rows) == 1 {
-			t.RowCount = asInt(rows[0][0])
+			t.RowCount = engine.Int64(rows[0][0])
 			return used, nil
 		}
 		if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
@@ -251,7 +248,7 @@ func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, until time.T
 	// was ever deleted.
 	rows, err := all(ctx, c, "SELECT max(rowid) FROM "+quoteIdent(t.Name), 0)
 	if err == nil && len(rows) == 1 && rows[0][0] != nil {
-		t.RowCount = asInt(rows[0][0])
+		t.RowCount = engine.Int64(rows[0][0])
 		t.RowCountEstimated = true
 	}
 	if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
@@ -342,14 +339,4 @@ func asString(v any) string {
 	default:
 		return fmt.Sprint(x)
 	}
-}
-
-func asInt(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	}
-	return 0
 }

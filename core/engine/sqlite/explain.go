@@ -29,15 +29,7 @@ func (d *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) 
 }
 
 // stripExplain drops leading EXPLAIN or EXPLAIN QUERY PLAN prefixes.
-func stripExplain(sql string) string {
-	for {
-		loc := explainPrefix.FindStringIndex(sql)
-		if loc == nil {
-			return sql
-		}
-		sql = sql[loc[1]:]
-	}
-}
+func stripExplain(sql string) string { return engine.TrimPrefixes(explainPrefix, sql) }
 
 // planOf reads the rows of EXPLAIN QUERY PLAN stmt.
 func planOf(stmt string, rows []query.Row) *engine.Plan {

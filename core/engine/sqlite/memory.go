@@ -139,11 +139,11 @@ func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, err
 	if err := im.Install(w); err != nil {
 		return nil, l.explain(fmt.Errorf("load into memory: %w", err))
 	}
-	d := &Engine{mem: mem, uri: "file:" + name + "?vfs=memdb&mode=ro", warnings: l.warnings,
-		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *conn, opt.MaxConns)}
+	d := &Engine{mem: mem, uri: "file:" + name + "?vfs=memdb&mode=ro", warnings: l.warnings}
+	d.newPool(opt.MaxConns)
 	// A pooled connection holds the database before the writer lets go
 	// of it; the pool keeps at least one open until Close.
-	c, err := d.acquire(ctx)
+	c, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("open the in-memory database: %w", err)
 	}

@@ -40,23 +40,7 @@ func (d *Engine) Rehearse(ctx context.Context, up, down string) (*engine.Rehears
 		return nil, err
 	}
 	r := &engine.Rehearsal{Before: before}
-	var ok bool
-	if r.Up, ok = runScript(c, up); !ok {
-		return r, nil
-	}
-	if r.AfterUp, err = scratchSchema(c); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(down) == "" {
-		return r, nil
-	}
-	if r.Down, ok = runScript(c, down); !ok {
-		return r, nil
-	}
-	if r.AfterDown, err = scratchSchema(c); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r.Play(up, down, func(script string) ([]engine.RehearsedStatement, bool) { return runScript(c, script) }, func() ([]engine.SchemaObject, error) { return scratchSchema(c) })
 }
 
 // runScript runs each statement of script on the scratch database,

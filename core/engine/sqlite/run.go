@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -157,13 +158,7 @@ func (c *cursor) Bytes(i int) []byte {
 	return c.st.RawText(i)
 }
 
-func (c *cursor) Row() query.Row {
-	r := make(query.Row, c.n)
-	for i := range r {
-		r[i] = c.st.Value(i)
-	}
-	return r
-}
+func (c *cursor) Row() query.Row { return engine.RowOf(c.st, c.n) }
 
 func (c *cursor) size() int64 {
 	var s int64

@@ -23,9 +23,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/internal/pool"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite/funcs"
 	"github.com/tablewise/tablewise/core/guard"
@@ -72,10 +72,7 @@ type Engine struct {
 	// closes.
 	keep *conn
 
-	sem  chan struct{} // one token per open connection
-	idle chan *conn    // connections not in use
-	mu   sync.Mutex
-	done bool
+	pool *pool.Pool[*conn]
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -118,8 +115,8 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		opt.HeapLimit = DefaultHeapLimit
 	}
 	configureHeap(opt.HeapLimit)
-	d := &Engine{path: file, immutable: uriBool(q.Get("immutable")), nolock: uriBool(q.Get("nolock")),
-		sem: make(chan struct{}, opt.MaxConns), idle: make(chan *conn, opt.MaxConns)}
+	d := &Engine{path: file, immutable: uriBool(q.Get("immutable")), nolock: uriBool(q.Get("nolock"))}
+	d.newPool(opt.MaxConns)
 	p, warn, err := choosePlan(file, d.immutable)
 	if err != nil {
 		return nil, err
@@ -149,13 +146,7 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 }
 
 // OpenEngine is Open as an engine.Opener.
-func OpenEngine(ctx context.Context, dsn string, opt engine.Options) (engine.Engine, error) {
-	e, err := Open(ctx, dsn, opt)
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+var OpenEngine = engine.OpenerOf(Open)
 
 // LooksLikeFile reports whether arg reads as a SQLite database named on
 // the command line: a file: URI or a path ending in .db, .sqlite or
@@ -306,62 +297,27 @@ func (d *Engine) Conn(ctx context.Context, fn func(c *lite.Conn) error) error {
 }
 
 func (d *Engine) withConn(ctx context.Context, fn func(c *conn) error) error {
-	c, err := d.acquire(ctx)
+	c, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.release(c)
+	defer d.pool.Release(c, false)
 	return fn(c)
 }
 
-func (d *Engine) acquire(ctx context.Context) (*conn, error) {
-	for {
-		d.mu.Lock()
-		done := d.done
-		d.mu.Unlock()
-		if done {
-			return nil, errors.New("database is closed")
-		}
-		select {
-		case c := <-d.idle:
-			if c == nil { // Close wakes waiters with nil
-				continue
-			}
-			if d.mem == nil && c.plan.stale(d.path) {
-				// A writer connected since this connection was opened
-				// immutable: open one that reads its -wal.
-				d.discard(c)
-				continue
-			}
-			return c, nil
-		case d.sem <- struct{}{}:
-			c, err := d.open()
-			if err != nil {
-				<-d.sem
-				return nil, err
-			}
-			return c, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+// newPool gives d a pool of at most max connections.
+func (d *Engine) newPool(max int) {
+	open := func(context.Context) (*conn, error) { return d.open() }
+	// A writer connected since an idle connection was opened immutable:
+	// it is replaced by one that reads its -wal.
+	stale := func(c *conn) bool { return d.mem == nil && c.plan.stale(d.path) }
+	d.pool = pool.New(max, open, closeConn, stale)
 }
 
-func (d *Engine) release(c *conn) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.done {
-		d.discard(c)
-		return
-	}
-	d.idle <- c // never blocks: idle holds as many as sem allows
-}
-
-// discard closes c and frees its slot.
-func (d *Engine) discard(c *conn) {
+// closeConn closes c for good.
+func closeConn(c *conn) {
 	Uninstall(c.Conn)
 	c.Close()
-	<-d.sem
 }
 
 // open makes one hardened connection.
@@ -423,31 +379,17 @@ func (d *Engine) open() (*conn, error) {
 
 // Close closes idle connections now and busy ones when they are released.
 func (d *Engine) Close() error {
-	d.mu.Lock()
-	if d.done {
-		d.mu.Unlock()
+	if !d.pool.Close() {
 		return nil
 	}
-	d.done = true
-	keep := d.keep
-	d.keep = nil
-	d.mu.Unlock()
-	if keep != nil {
-		d.discard(keep)
+	if d.keep != nil {
+		d.pool.Release(d.keep, true)
+		d.keep = nil
 	}
 	if d.mem != nil {
 		d.mem.release()
 	}
-	for {
-		select {
-		case c := <-d.idle:
-			if c != nil {
-				d.discard(c)
-			}
-		default:
-			return nil
-		}
-	}
+	return nil
 }
 
 // Owns reports whether path names the database file or a file SQLite

@@ -235,7 +235,7 @@ func (d *Engine) specStat(ctx context.Context, s engine.IndexSpec) (string, erro
 	if len(res.Rows) != 1 {
 		return "", errors.New("no sample of " + s.Table)
 	}
-	rows := asInt(res.Rows[0][0])
+	rows := engine.Int64(res.Rows[0][0])
 	total := rows
 	cat, err := d.Catalog(ctx)
 	if err == nil {
@@ -245,7 +245,7 @@ func (d *Engine) specStat(ctx context.Context, s engine.IndexSpec) (string, erro
 	}
 	stat := []string{strconv.FormatInt(max(total, 1), 10)}
 	for i := range cols {
-		distinct := max(asInt(res.Rows[0][i+1]), 1)
+		distinct := max(engine.Int64(res.Rows[0][i+1]), 1)
 		stat = append(stat, strconv.FormatInt(int64(math.Ceil(float64(max(rows, 1))/float64(distinct))), 10))
 	}
 	return strings.Join(stat, " "), nil

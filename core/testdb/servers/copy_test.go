@@ -324,28 +324,14 @@ func query[T any](t *testing.T, d *sql.DB, q string, args ...any) []T {
 // connectPostgres connects to the database at url for the test's length.
 func connectPostgres(t *testing.T, url string) *pgx.Conn {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return servers.PostgresClient(t, url)
 }
 
 // openMySQL opens the database at a mysql:// url (with the driver's
 // params appended) for the test's length.
 func openMySQL(t *testing.T, url, params string) *sql.DB {
 	t.Helper()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := sql.Open("mysql", dsn+params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return servers.MySQLClient(t, url, params)
 }
 
 func selectList(tr *tableRows, q string) string {

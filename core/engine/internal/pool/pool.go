@@ -1,0 +1,105 @@
+// Package pool bounds the connections of a server engine: at most a fixed
+// number open at once, idle ones kept for the next statement, each handed
+// to one caller at a time.
+package pool
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// Pool holds a server engine's connections of type C (a pointer).
+type Pool[C comparable] struct {
+	open  func(context.Context) (C, error)
+	close func(C)
+	stale func(C) bool
+
+	sem  chan struct{} // one token per connection in use or idle
+	idle chan C
+	mu   sync.Mutex
+	done bool
+}
+
+// New is a pool of at most max connections: open makes one, close closes
+// one for good, and stale (nil: none is) says whether an idle one may no
+// longer serve; Acquire closes such a one and frees its slot.
+func New[C comparable](max int, open func(context.Context) (C, error), close func(C), stale func(C) bool) *Pool[C] {
+	return &Pool[C]{open: open, close: close, stale: stale,
+		sem: make(chan struct{}, max), idle: make(chan C, max)}
+}
+
+// Acquire takes an idle connection or opens one, waiting for a free slot
+// until ctx ends.
+func (p *Pool[C]) Acquire(ctx context.Context) (C, error) {
+	var zero C
+	for {
+		p.mu.Lock()
+		done := p.done
+		p.mu.Unlock()
+		if done {
+			return zero, errors.New("database is closed")
+		}
+		select {
+		case c := <-p.idle:
+			if c == zero {
+				continue
+			}
+			if p.stale != nil && p.stale(c) {
+				p.discard(c)
+				continue
+			}
+			return c, nil
+		case p.sem <- struct{}{}:
+			c, err := p.open(ctx)
+			if err != nil {
+				<-p.sem
+				return zero, err
+			}
+			return c, nil
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		}
+	}
+}
+
+// Release returns c to the pool, or closes it when broken is set or the
+// pool is closed.
+func (p *Pool[C]) Release(c C, broken bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if broken || p.done {
+		p.discard(c)
+		return
+	}
+	p.idle <- c
+}
+
+// discard closes c and frees its slot.
+func (p *Pool[C]) discard(c C) {
+	p.close(c)
+	<-p.sem
+}
+
+// Close closes idle connections now and busy ones when they are
+// released. It reports false when the pool was closed already.
+func (p *Pool[C]) Close() bool {
+	p.mu.Lock()
+	if p.done {
+		p.mu.Unlock()
+		return false
+	}
+	p.done = true
+	p.mu.Unlock()
+	var zero C
+	for {
+		select {
+		case c := <-p.idle:
+			if c != zero {
+				p.discard(c)
+			}
+		default:
+			return true
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+type fake struct {
+	id     int
+	closed bool
+	stale  bool
+}
+
+// TestPool: at most max connections open, an idle one is reused, a broken
+// or stale one is closed and its slot freed, Close closes the idle ones
+// and those released afterwards, and Acquire then fails.
+func TestPool(t *testing.T) {
+	opened := 0
+	p := New(2, func(context.Context) (*fake, error) {
+		opened++
+		return &fake{id: opened}, nil
+	}, func(c *fake) { c.closed = true }, func(c *fake) bool { return c.stale })
+	ctx := context.Background()
+	a, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if _, err := p.Acquire(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a third connection past max 2: %v", err)
+	}
+	p.Release(a, false)
+	if c, err := p.Acquire(ctx); err != nil || c != a || a.closed {
+		t.Fatalf("the idle connection is not reused: %+v %v", c, err)
+	}
+	p.Release(a, true)
+	if !a.closed {
+		t.Error("a broken connection stays open")
+	}
+	b.stale = true
+	p.Release(b, false)
+	c, err := p.Acquire(ctx)
+	if err != nil || c == b || !b.closed || c.id != 3 {
+		t.Fatalf("a stale idle connection served: %+v %v (b closed %v)", c, err, b.closed)
+	}
+	d, err := p.Acquire(ctx) // the slots of a and b were freed
+	if err != nil || d.id != 4 {
+		t.Fatalf("freed slot: %+v %v", d, err)
+	}
+	p.Release(c, false)
+	if !p.Close() || p.Close() {
+		t.Error("Close reports true once, then false")
+	}
+	if !c.closed {
+		t.Error("Close left an idle connection open")
+	}
+	p.Release(d, false)
+	if !d.closed {
+		t.Error("a connection released after Close stays open")
+	}
+	if _, err := p.Acquire(ctx); err == nil {
+		t.Error("Acquire after Close succeeded")
+	}
+}

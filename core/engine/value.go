@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"regexp"
+
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// Int64 reads a count or an id from a row of any engine: an int64 as it
+// is, a float64 truncated, anything else (NULL included) as 0.
+func Int64(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+// TrimPrefixes is s without every leading match of re, as a statement
+// without the EXPLAIN prefixes it repeats.
+func TrimPrefixes(re *regexp.Regexp, s string) string {
+	for {
+		loc := re.FindStringIndex(s)
+		if loc == nil {
+			return s
+		}
+		s = s[loc[1]:]
+	}
+}
+
+// RowOf is a cursor's current row: the Value of each of its n columns.
+func RowOf[C interface{ Value(i int) any }](c C, n int) query.Row {
+	r := make(query.Row, n)
+	for i := range r {
+		r[i] = c.Value(i)
+	}
+	return r
+}

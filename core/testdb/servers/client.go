@@ -1,0 +1,62 @@
+package servers
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// PostgresClient connects to the database at a postgres:// url with pgx
+// for the test's length: the test's own connection, to set things up and
+// look at the server from outside tablewise.
+func PostgresClient(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+// MySQLClient opens the database at a mysql:// url with
+// github.com/go-sql-driver/mysql, params (driver parameters, or "")
+// appended to its DSN, for the test's length: the test's own connection,
+// to set things up and look at the server from outside tablewise.
+func MySQLClient(t testing.TB, url, params string) *sql.DB {
+	t.Helper()
+	dsn, err := DriverDSN(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := sql.Open("mysql", dsn+params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// MySQLChecksums is CHECKSUM TABLE of tables (names as SQL, comma
+// separated) on d, as "name=checksum;" for each: a test compares it
+// before and after to see that no row changed.
+func MySQLChecksums(t testing.TB, d *sql.DB, tables string) string {
+	t.Helper()
+	rows, err := d.Query("CHECKSUM TABLE " + tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var name string
+		var sum sql.NullInt64
+		rows.Scan(&name, &sum)
+		fmt.Fprintf(&b, "%s=%d;", name, sum.Int64)
+	}
+	return b.String()
+}
