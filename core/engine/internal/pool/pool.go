@@ -40,6 +40,24 @@ func (p *Pool[C]) Acquire(ctx context.Context) (C, error) {
 		if done {
 			return zero, errors.New("database is closed")
 		}
+		// An idle connection first: a select with a free slot ready too
+		// would pick at random and open a connection needlessly.
+		c, ok := zero, false
+		select {
+		case c = <-p.idle:
+			ok = true
+		default:
+		}
+		if ok {
+			if c == zero {
+				continue
+			}
+			if p.stale != nil && p.stale(c) {
+				p.discard(c)
+				continue
+			}
+			return c, nil
+		}
 		select {
 		case c := <-p.idle:
 			if c == zero {

@@ -69,3 +69,24 @@ func TestPool(t *testing.T) {
 		t.Error("Acquire after Close succeeded")
 	}
 }
+
+// An idle connection is taken before a free slot is used to open another:
+// opening a server connection costs round trips.
+func TestIdleBeforeOpen(t *testing.T) {
+	opened := 0
+	p := New(4, func(context.Context) (*fake, error) {
+		opened++
+		return &fake{id: opened}, nil
+	}, func(c *fake) { c.closed = true }, nil)
+	ctx := context.Background()
+	for i := range 200 {
+		c, err := p.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Release(c, false)
+		if opened != 1 {
+			t.Fatalf("acquire %d: %d connections opened for one caller at a time", i, opened)
+		}
+	}
+}
