@@ -291,11 +291,19 @@ func TestUnreachable(t *testing.T) {
 					t.Errorf("failed: %s", f.failed)
 				}
 
+				// A required server is asked again for requiredPatience
+				// before its tests fail.
 				t.Setenv("TABLEWISE_TEST_REQUIRE", "mysql, postgres")
+				defer func(p time.Duration) { requiredPatience = p }(requiredPatience)
+				requiredPatience = 2 * time.Second
 				f = &fakeTB{T: t}
+				began = time.Now()
 				reachOnce(f, &reachability{}, engine)
 				if !strings.Contains(f.failed, "not reachable at "+addr) || !strings.Contains(f.failed, "TABLEWISE_TEST_REQUIRE") {
 					t.Errorf("with TABLEWISE_TEST_REQUIRE: failed %q, skipped %q", f.failed, f.skipped)
+				}
+				if took := time.Since(began); took < requiredPatience || took > requiredPatience+reachTimeout+2*time.Second {
+					t.Errorf("a required server was given up after %v, want after about %v of asking again", took, requiredPatience)
 				}
 			})
 		}
