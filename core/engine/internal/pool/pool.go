@@ -30,55 +30,51 @@ func New[C comparable](max int, open func(context.Context) (C, error), close fun
 }
 
 // Acquire takes an idle connection or opens one, waiting for a free slot
-// until ctx ends.
+// until ctx ends. It fails once the pool is closed, also for a caller that
+// was waiting when Close came.
 func (p *Pool[C]) Acquire(ctx context.Context) (C, error) {
 	var zero C
 	for {
-		p.mu.Lock()
-		done := p.done
-		p.mu.Unlock()
-		if done {
-			return zero, errors.New("database is closed")
+		if p.closed() {
+			return zero, errClosed
 		}
 		// An idle connection first: a select with a free slot ready too
 		// would pick at random and open a connection needlessly.
-		c, ok := zero, false
+		var c C
 		select {
 		case c = <-p.idle:
-			ok = true
 		default:
+			select {
+			case c = <-p.idle:
+			case p.sem <- struct{}{}:
+				if p.closed() {
+					<-p.sem
+					return zero, errClosed
+				}
+				c, err := p.open(ctx)
+				if err != nil {
+					<-p.sem
+					return zero, err
+				}
+				return c, nil
+			case <-ctx.Done():
+				return zero, ctx.Err()
+			}
 		}
-		if ok {
-			if c == zero {
-				continue
-			}
-			if p.stale != nil && p.stale(c) {
-				p.discard(c)
-				continue
-			}
-			return c, nil
+		if p.stale != nil && p.stale(c) {
+			p.discard(c)
+			continue
 		}
-		select {
-		case c := <-p.idle:
-			if c == zero {
-				continue
-			}
-			if p.stale != nil && p.stale(c) {
-				p.discard(c)
-				continue
-			}
-			return c, nil
-		case p.sem <- struct{}{}:
-			c, err := p.open(ctx)
-			if err != nil {
-				<-p.sem
-				return zero, err
-			}
-			return c, nil
-		case <-ctx.Done():
-			return zero, ctx.Err()
-		}
+		return c, nil
 	}
+}
+
+var errClosed = errors.New("database is closed")
+
+func (p *Pool[C]) closed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done
 }
 
 // Release returns c to the pool, or closes it when broken is set or the
@@ -109,13 +105,10 @@ func (p *Pool[C]) Close() bool {
 	}
 	p.done = true
 	p.mu.Unlock()
-	var zero C
 	for {
 		select {
 		case c := <-p.idle:
-			if c != zero {
-				p.discard(c)
-			}
+			p.discard(c)
 		default:
 			return true
 		}

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 )
@@ -88,5 +89,42 @@ func TestIdleBeforeOpen(t *testing.T) {
 		if opened != 1 {
 			t.Fatalf("acquire %d: %d connections opened for one caller at a time", i, opened)
 		}
+	}
+}
+
+// A caller waiting for a slot when the pool closes gets an error, not a
+// connection opened after Close (which nothing would ever close).
+func TestWaiterAfterClose(t *testing.T) {
+	var mu sync.Mutex
+	opened := 0
+	p := New(1, func(context.Context) (*fake, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		opened++
+		return &fake{id: opened}, nil
+	}, func(c *fake) { c.closed = true }, nil)
+	ctx := context.Background()
+	a, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		_, err := p.Acquire(ctx)
+		got <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the waiter blocks on the one slot
+	p.Close()
+	p.Release(a, false) // closed and its slot freed: the waiter wakes
+	select {
+	case err := <-got:
+		mu.Lock()
+		n := opened
+		mu.Unlock()
+		if err == nil || n != 1 {
+			t.Fatalf("after Close: err %v, %d connections opened", err, n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiter was not woken by Close and Release")
 	}
 }
