@@ -123,6 +123,35 @@ func (tr *tableRows) digest() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// collect appends every row of rows to tr, scan giving the current row's
+// normalized values (nil for NULL), then sorts them.
+func (tr *tableRows) collect(t *testing.T, rows interface {
+	Next() bool
+	Err() error
+}, scan func() []*string) {
+	t.Helper()
+	for rows.Next() {
+		tr.rows = append(tr.rows, row(scan()))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(tr.rows)
+}
+
+// cells normalizes a row of driver values: nil stays NULL, any other value
+// becomes conv(column, value).
+func cells(vs []any, conv func(i int, v any) string) []*string {
+	vals := make([]*string, len(vs))
+	for i, v := range vs {
+		if v != nil {
+			s := conv(i, v)
+			vals[i] = &s
+		}
+	}
+	return vals
+}
+
 func compare(t *testing.T, want, got []*tableRows) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -238,7 +267,7 @@ func readSQLite(t *testing.T, path string) []*tableRows {
 		for i := range n {
 			ptrs = append(ptrs, &raw[3*i], &raw[3*i+1], &raw[3*i+2], &reals[i])
 		}
-		for rows.Next() {
+		tr.collect(t, rows, func() []*string {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)
 			}
@@ -256,13 +285,9 @@ func readSQLite(t *testing.T, path string) []*tableRows {
 				v := normalizeSQLite(t, tr.decl[i], class, text, hx)
 				vals[i] = &v
 			}
-			tr.rows = append(tr.rows, row(vals))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+			return vals
+		})
 		rows.Close()
-		slices.Sort(tr.rows)
 		out = append(out, tr)
 	}
 	return out
@@ -354,17 +379,12 @@ func readPostgres(t *testing.T, dsn string, like []*tableRows) []*tableRows {
 			t.Fatalf("%s: %v", tr.name, err)
 		}
 		fields := rows.FieldDescriptions()
-		for rows.Next() {
+		tr.collect(t, rows, func() []*string {
 			vs, err := rows.Values()
 			if err != nil {
 				t.Fatal(err)
 			}
-			vals := make([]*string, len(vs))
-			for i, v := range vs {
-				if v == nil {
-					continue
-				}
-				var s string
+			return cells(vs, func(i int, v any) (s string) {
 				switch v := v.(type) {
 				case int16, int32, int64:
 					s = fmt.Sprint(v)
@@ -394,14 +414,9 @@ func readPostgres(t *testing.T, dsn string, like []*tableRows) []*tableRows {
 				default:
 					t.Fatalf("%s.%s: pgx returned a %T", tr.name, tr.columns[i], v)
 				}
-				vals[i] = &s
-			}
-			tr.rows = append(tr.rows, row(vals))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(tr.rows)
+				return s
+			})
+		})
 		out = append(out, tr)
 	}
 	return out
@@ -423,16 +438,11 @@ func readMySQL(t *testing.T, dsn string, like []*tableRows) []*tableRows {
 		for i := range raw {
 			ptrs[i] = &raw[i]
 		}
-		for rows.Next() {
+		tr.collect(t, rows, func() []*string {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)
 			}
-			vals := make([]*string, len(raw))
-			for i, v := range raw {
-				if v == nil {
-					continue
-				}
-				var s string
+			return cells(raw, func(i int, v any) (s string) {
 				switch v := v.(type) {
 				case int64:
 					s = strconv.FormatInt(v, 10)
@@ -459,15 +469,10 @@ func readMySQL(t *testing.T, dsn string, like []*tableRows) []*tableRows {
 				default:
 					t.Fatalf("%s.%s: go-sql-driver returned a %T", tr.name, tr.columns[i], v)
 				}
-				vals[i] = &s
-			}
-			tr.rows = append(tr.rows, row(vals))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+				return s
+			})
+		})
 		rows.Close()
-		slices.Sort(tr.rows)
 		out = append(out, tr)
 	}
 	return out

@@ -29,6 +29,19 @@ func newDescription() *description {
 	return &description{pk: map[string]string{}, fks: map[string][]string{}, indexes: map[string][]string{}, uniques: map[string][]string{}, comments: map[string]string{}}
 }
 
+// addComments records the comments of table's columns from rows of
+// (column, comment).
+func (d *description) addComments(table string, rows interface {
+	Next() bool
+	Scan(dest ...any) error
+}) {
+	for rows.Next() {
+		var c, cm string
+		rows.Scan(&c, &cm)
+		d.comments[table+"."+c] = cm
+	}
+}
+
 // TestSchemaCopied: every table keeps its name's case, its primary key
 // (in key order), its foreign keys, its CREATE INDEX indexes and UNIQUE
 // constraints and its column comments, on both servers, for every source.
@@ -172,11 +185,7 @@ func describePostgres(t *testing.T, dsn string) *description {
 			FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = `+rel, tb)
 		out.uniques[tb] = strs(`SELECT `+fmt.Sprintf(cols, "c.conkey", "c.conrelid")+` FROM pg_constraint c WHERE c.contype = 'u' AND c.conrelid = `+rel, tb)
 		rows, _ := conn.Query(ctx, `SELECT a.attname, d.description FROM pg_description d JOIN pg_attribute a ON a.attrelid = d.objoid AND a.attnum = d.objsubid WHERE d.objoid = `+rel+` AND d.objsubid > 0`, tb)
-		for rows.Next() {
-			var c, cm string
-			rows.Scan(&c, &cm)
-			out.comments[tb+"."+c] = cm
-		}
+		out.addComments(tb, rows)
 		rows.Close()
 	}
 	return out
@@ -200,11 +209,7 @@ func describeMySQL(t *testing.T, dsn string) *description {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for rows.Next() {
-			var c, cm string
-			rows.Scan(&c, &cm)
-			out.comments[tb+"."+c] = cm
-		}
+		out.addComments(tb, rows)
 		rows.Close()
 	}
 	return out
