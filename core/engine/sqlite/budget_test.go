@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/data"
 )
@@ -21,17 +22,8 @@ func TestCatalogBudgetsAreWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func() map[string][2]int64 {
-		d, err := Open(context.Background(), path, engine.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		cat, err := d.Catalog(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
 		out := map[string][2]int64{}
-		for _, tb := range cat.Tables {
+		for _, tb := range CatalogOf(t, path).Tables {
 			out[tb.Name] = [2]int64{tb.RowCount, int64(len(tb.Sample))}
 		}
 		return out
@@ -58,4 +50,20 @@ func TestCatalogBudgetsAreWork(t *testing.T) {
 			t.Errorf("order_items with a tiny budget: count %d, want 28445", v[0])
 		}
 	}
+}
+
+// CatalogOf opens the database at path and reads its catalog (for this
+// package's tests, inside and outside it).
+func CatalogOf(t *testing.T, path string) *catalog.Catalog {
+	t.Helper()
+	d, err := Open(context.Background(), path, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	cat, err := d.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }

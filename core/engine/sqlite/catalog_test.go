@@ -16,21 +16,6 @@ const slowViews = `CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 'x');
 CREATE VIEW zslow AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) AS n FROM c;
 CREATE VIEW zslow2 AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 0;`
 
-// catalogOf opens the database at path and reads its catalog.
-func catalogOf(t *testing.T, path string) *catalog.Catalog {
-	t.Helper()
-	d, err := sqlite.Open(context.Background(), path, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	cat, err := d.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
-}
-
 type catOutcome struct {
 	cat     *catalog.Catalog
 	err     error
@@ -75,7 +60,7 @@ func TestCatalogSlowViews(t *testing.T) {
 // TestCatalogBrokenView: a view whose table was dropped fails to describe;
 // it keeps its card (without columns) instead of failing the whole catalog.
 func TestCatalogBrokenView(t *testing.T) {
-	cat := catalogOf(t, testdb.Build(t, "broken.db", "CREATE TABLE x(a); CREATE VIEW v AS SELECT a FROM x; DROP TABLE x; CREATE TABLE t(a, b);"))
+	cat := sqlite.CatalogOf(t, testdb.Build(t, "broken.db", "CREATE TABLE x(a); CREATE VIEW v AS SELECT a FROM x; DROP TABLE x; CREATE TABLE t(a, b);"))
 	if v := cat.Table("v"); v == nil || v.Kind != "view" || len(v.Columns) != 0 {
 		t.Errorf("v: %+v", v)
 	}
@@ -85,7 +70,7 @@ func TestCatalogBrokenView(t *testing.T) {
 }
 
 func TestCatalog(t *testing.T) {
-	cat := catalogOf(t, testdb.Fixture(t))
+	cat := sqlite.CatalogOf(t, testdb.Fixture(t))
 	names := strings.Join(cat.TableNames(), ",")
 	if names != "customer,Match,order,Order Details,t,big_orders" {
 		t.Fatalf("tables %s", names)
@@ -132,7 +117,7 @@ func TestCatalogCommentsAndChecks(t *testing.T) {
   id INTEGER PRIMARY KEY,
   status TEXT CHECK (status IN ('open', 'closed')),
   priority INTEGER);`)
-	cat := catalogOf(t, path)
+	cat := sqlite.CatalogOf(t, path)
 	tk := cat.Table("ticket")
 	if tk.Comment != "support tickets, one per request" {
 		t.Errorf("comment %q", tk.Comment)

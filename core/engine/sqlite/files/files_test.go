@@ -403,31 +403,33 @@ func TestTooBigForTheHeapLimit(t *testing.T) {
 	same(t, "small", rows(t, e, "SELECT a FROM small"), [][]any{{int64(1)}})
 }
 
-func TestProgressCountsTheLoad(t *testing.T) {
+// numbersCSV writes n.csv, a column n holding 0…rows-1, and returns its
+// path and size.
+func numbersCSV(t *testing.T, rows int) (string, int64) {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("n\n")
-	for i := range 5000 {
+	for i := range rows {
 		fmt.Fprintf(&b, "%d\n", i)
 	}
-	p := write(t, "n.csv", []byte(b.String()))
+	return write(t, "n.csv", []byte(b.String())), int64(b.Len())
+}
+
+func TestProgressCountsTheLoad(t *testing.T) {
+	p, size := numbersCSV(t, 5000)
 	var prog engine.LoadProgress
 	e, err := files.Open(context.Background(), p, engine.Options{Progress: &prog})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if prog.Rows.Load() != 5000 || prog.Bytes.Load() != int64(b.Len()) || prog.Total.Load() != int64(b.Len()) || *prog.File.Load() != p {
-		t.Errorf("progress rows %d bytes %d of %d file %q, want 5000 rows, %d bytes", prog.Rows.Load(), prog.Bytes.Load(), prog.Total.Load(), *prog.File.Load(), b.Len())
+	if prog.Rows.Load() != 5000 || prog.Bytes.Load() != size || prog.Total.Load() != size || *prog.File.Load() != p {
+		t.Errorf("progress rows %d bytes %d of %d file %q, want 5000 rows, %d bytes", prog.Rows.Load(), prog.Bytes.Load(), prog.Total.Load(), *prog.File.Load(), size)
 	}
 }
 
 func TestCancelledLoadStops(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("n\n")
-	for i := range 200_000 {
-		fmt.Fprintf(&b, "%d\n", i)
-	}
-	p := write(t, "n.csv", []byte(b.String()))
+	p, _ := numbersCSV(t, 200_000)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := files.Open(ctx, p, engine.Options{}); !errors.Is(err, context.Canceled) {

@@ -121,19 +121,6 @@ func TestInterruptAfter(t *testing.T) {
 	}
 	defer c.Close()
 	const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x FROM c WHERE x = 1 OR x = -1"
-	run := func(sql string) error {
-		st, _, err := c.Prepare(sql)
-		if err != nil {
-			return err
-		}
-		defer st.Finalize()
-		for {
-			more, err := st.Step()
-			if err != nil || !more {
-				return err
-			}
-		}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for _, tc := range []struct {
@@ -146,7 +133,7 @@ func TestInterruptAfter(t *testing.T) {
 		}
 		stop := c.InterruptAfter(tc.d, ctx)
 		start := time.Now()
-		err := run(slow)
+		err := c.Exec(slow)
 		fired := stop()
 		var le *Error
 		if !asError(err, &le) || le.Code != CodeInterrupt || !fired {
@@ -157,11 +144,11 @@ func TestInterruptAfter(t *testing.T) {
 		}
 	}
 	stop := c.InterruptAfter(50*time.Millisecond, context.Background())
-	if err := run("SELECT 1"); err != nil || stop() {
+	if err := c.Exec("SELECT 1"); err != nil || stop() {
 		t.Fatalf("a quick statement: %v (fired %v)", err, stop())
 	}
 	time.Sleep(100 * time.Millisecond) // past the deadline that was stopped
-	if err := run("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 50000) SELECT count(*) FROM c"); err != nil {
+	if err := c.Exec("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 50000) SELECT count(*) FROM c"); err != nil {
 		t.Fatalf("a statement after a stopped deadline: %v", err)
 	}
 }
