@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -175,28 +176,20 @@ func rowsKey(rows []query.Row) string {
 }
 
 func rawKey(c *sql.Conn, q string) (string, error) {
-	rows, err := c.QueryContext(context.Background(), q)
+	rows, err := mysql.ScanAll(c.QueryContext(context.Background(), q))
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		dest := make([]any, len(cols))
-		for i := range vals {
-			dest[i] = &vals[i]
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		parts := make([]string, len(r))
+		for j, v := range r {
+			if v != nil {
+				parts[j] = *v
+			}
 		}
-		if err := rows.Scan(dest...); err != nil {
-			return "", err
-		}
-		var parts []string
-		for _, v := range vals {
-			parts = append(parts, v.String)
-		}
-		out = append(out, strings.Join(parts, "|"))
+		out[i] = strings.Join(parts, "|")
 	}
 	sort.Strings(out)
-	return strings.Join(out, "\n"), rows.Err()
+	return strings.Join(out, "\n"), nil
 }
