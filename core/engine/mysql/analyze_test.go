@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablewise/tablewise/core/engine"
-	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -57,10 +55,7 @@ func TestExplainAnalyze(t *testing.T) {
 // from the server.
 func TestExplainAnalyzeAdversarial(t *testing.T) {
 	f := chinook(t)
-	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := f.single(t)
 	defer eng.Close()
 	u := f.watch(t, "/tmp/tw-my-analyze-")
 	out := u.out
@@ -99,7 +94,7 @@ func TestExplainAnalyzeAdversarial(t *testing.T) {
 	}
 
 	start := time.Now()
-	_, err = eng.ExplainAnalyze(context.Background(), "SELECT SLEEP(30) AS tw_analyze_sleep", 2*time.Second)
+	_, err := eng.ExplainAnalyze(context.Background(), "SELECT SLEEP(30) AS tw_analyze_sleep", 2*time.Second)
 	took := time.Since(start)
 	if !errors.Is(err, query.ErrDeadline) || took > 3*time.Second {
 		t.Errorf("SLEEP(30) under a 2 s deadline: %v after %v", err, took)

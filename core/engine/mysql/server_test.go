@@ -42,6 +42,28 @@ func open(t *testing.T, url string) *fixture {
 
 func chinook(t *testing.T) *fixture { return open(t, servers.MySQL(t)) }
 
+// single opens another engine on the fixture's database with one pooled
+// connection, so that every call reuses it; the caller closes it.
+func (f *fixture) single(t *testing.T) *twmysql.Engine {
+	t.Helper()
+	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// connectionID is the server's id of the connection eng runs a statement
+// on.
+func connectionID(t *testing.T, eng *twmysql.Engine) int64 {
+	t.Helper()
+	res, err := query.Collect(context.Background(), eng, "SELECT CONNECTION_ID()", query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Rows[0][0].(int64)
+}
+
 func (f *fixture) exec(t *testing.T, q string, args ...any) {
 	t.Helper()
 	if _, err := f.root.Exec(q, args...); err != nil {
@@ -332,10 +354,7 @@ func number(err error) uint16 {
 // call on the same pooled connection.
 func TestAdversarial(t *testing.T) {
 	f := chinook(t)
-	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1}) // one connection: every call reuses it
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := f.single(t) // one connection: every call reuses it
 	defer eng.Close()
 	u := f.watch(t, "/tmp/tw-my-adversarial-", "CREATE PROCEDURE wipe() DELETE FROM Genre", "CREATE VIEW fine AS SELECT Name FROM Genre")
 	out := u.out
@@ -487,19 +506,12 @@ func toString(v any) string { return fmt.Sprint(v) }
 // (wait_timeout, a restart) is replaced, not reported as an error.
 func TestServerClosedConnection(t *testing.T) {
 	f := chinook(t)
-	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := f.single(t)
 	defer eng.Close()
-	res, err := query.Collect(context.Background(), eng, "SELECT CONNECTION_ID()", query.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.exec(t, "KILL CONNECTION "+strconv.FormatInt(res.Rows[0][0].(int64), 10))
-	res2, err := query.Collect(context.Background(), eng, "SELECT CONNECTION_ID()", query.Options{})
-	if err != nil || res2.Rows[0][0] == res.Rows[0][0] {
-		t.Errorf("after the server closed the connection: %v %v", res2, err)
+	before := connectionID(t, eng)
+	f.exec(t, "KILL CONNECTION "+strconv.FormatInt(before, 10))
+	if after := connectionID(t, eng); after == before {
+		t.Errorf("after the server closed the connection: still connection %d", after)
 	}
 }
 
@@ -532,24 +544,14 @@ func TestCheck(t *testing.T) {
 // statement goes on is stopped (TestStreams).
 func TestCapKeepsConnection(t *testing.T) {
 	f := chinook(t)
-	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := f.single(t)
 	defer eng.Close()
-	id := func() any {
-		res, err := query.Collect(context.Background(), eng, "SELECT CONNECTION_ID()", query.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Rows[0][0]
-	}
-	before := id()
+	before := connectionID(t, eng)
 	res, err := query.Collect(context.Background(), eng, "SELECT * FROM Track", query.Options{MaxRows: 10})
 	if err != nil || !res.Truncated || len(res.Rows) != 10 {
 		t.Fatalf("capped: %v %v", res, err)
 	}
-	if after := id(); after != before {
+	if after := connectionID(t, eng); after != before {
 		t.Errorf("the connection changed after a capped result (%v, then %v)", before, after)
 	}
 }
@@ -561,10 +563,7 @@ func TestCapKeepsConnection(t *testing.T) {
 // must not have run the call: no named lock is held afterwards.
 func TestLexerDifferential(t *testing.T) {
 	f := chinook(t)
-	eng, err := twmysql.Open(context.Background(), f.url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := f.single(t)
 	defer eng.Close()
 	pieces := []string{"'", `"`, "`", `\`, `\'`, `''`, `""`, "``", `\"`, "/*", "*/", "/* x */", "/*'*/", "-- ", "--", "#", "\n", ";", " ", "1.5", "1e1", ".5", "1", "x", "@", "@@", "(", ")", ",", "\t", "/", "*", "-", "N", "_utf8mb4", "$", "'a'", "\"a\""}
 	rng := uint64(12345)
