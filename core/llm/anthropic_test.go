@@ -8,23 +8,6 @@ import (
 	"testing"
 )
 
-const testAnthropicKey = "sk-ant-test-0123456789"
-
-// newTestAnthropic builds the Anthropic provider against f.
-func newTestAnthropic(t *testing.T, f *fakeServer, cfg Config, opts ...Option) *Anthropic {
-	t.Helper()
-	cfg.Provider = ProviderAnthropic
-	if cfg.AnthropicKey == "" {
-		cfg.AnthropicKey = testAnthropicKey
-	}
-	cfg.AnthropicBaseURL = f.srv.URL
-	p, err := NewAnthropic(cfg, fast(append([]Option{WithHTTPClient(f.srv.Client())}, opts...)...)...)
-	if err != nil {
-		t.Fatalf("NewAnthropic: %v", err)
-	}
-	return p
-}
-
 // complete sends req through p and fails the test on an error.
 func complete(t *testing.T, p Provider, req Request) *Response {
 	t.Helper()
@@ -87,7 +70,7 @@ const anthropicTextReply = `{
 
 func TestAnthropicTextAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, anthropicTextReply))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	temp := 0.2
 	resp := complete(t, p, Request{
 		System:      "You answer questions about a SQLite database.",
@@ -199,7 +182,7 @@ func TestAnthropicToolUse(t *testing.T) {
 	  "stop_reason": "tool_use", "stop_sequence": null,
 	  "usage": {"input_tokens": 50, "output_tokens": 30, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	}`), jsonReply(200, anthropicTextReply))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	req := Request{Messages: []Message{UserText("How many artists?")}, Tools: sqlTools}
 	resp := complete(t, p, req)
 	if resp.StopReason != StopToolUse || resp.Text != "Let me count." {
@@ -279,7 +262,7 @@ func anthropicToolStream(toolJSON ...string) []string {
 
 func TestAnthropicStreamingToolUse(t *testing.T) {
 	f := newFakeServer(t, sseReply(anthropicToolStream(`{"sql": "SELECT`, ` COUNT(*) FROM`, ` Artist"}`)...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	var deltas []string
 	resp := complete(t, p, Request{
 		System:   "sys",
@@ -319,7 +302,7 @@ func TestAnthropicStreamingInvalidToolJSON(t *testing.T) {
 	// The model ran out of tokens halfway through its arguments.
 	frames := anthropicToolStream(`{"sql": "SELECT`, ` COUNT(*) FR`)
 	f := newFakeServer(t, sseReply(frames...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	resp, err := p.Complete(context.Background(), Request{
 		Messages: []Message{UserText("How many artists?")},
 		Tools:    sqlTools,
@@ -349,7 +332,7 @@ func TestAnthropicStreamingErrorEventRetriedBeforeText(t *testing.T) {
 		event("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 	)
 	f := newFakeServer(t, overloaded, sseReply(anthropicToolStream(`{}`)...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	var text strings.Builder
 	resp := complete(t, p, Request{
 		Messages: []Message{UserText("q")},
@@ -371,7 +354,7 @@ func TestAnthropicStreamingNotRetriedAfterText(t *testing.T) {
 		event("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 	)
 	f := newFakeServer(t, broken, sseReply(anthropicToolStream(`{}`)...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	var deltas []string
 	_, err := p.Complete(context.Background(), Request{
 		Messages: []Message{UserText("q")},
@@ -393,7 +376,7 @@ func TestAnthropicStreamingCutIsRetried(t *testing.T) {
 	frames := anthropicToolStream(`{}`)
 	cut := sseReply(frames[:2]...) // message_start, content_block_start, then EOF
 	f := newFakeServer(t, cut, sseReply(frames...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, OnText: func(string) {}})
 	if f.count() != 2 || resp.Text != "Let me count." {
 		t.Errorf("attempts = %d, Text = %q", f.count(), resp.Text)
@@ -427,7 +410,7 @@ func TestAnthropicSchemaConversion(t *testing.T) {
 
 func TestAnthropicLargeMaxTokensStreams(t *testing.T) {
 	f := newFakeServer(t, sseReply(anthropicToolStream(`{}`)...))
-	p := newTestAnthropic(t, f, Config{})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
 	// No OnText, but the SDK refuses non-streaming calls this large.
 	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, MaxTokens: 64000})
 	if get(t, f.request(0).Body, "stream") != true || resp.Text != "Let me count." {

@@ -8,21 +8,6 @@ import (
 	"testing"
 )
 
-const testOpenAIKey = "sk-proj-test-0123456789"
-
-// newTestOpenAI builds the OpenAI provider against f as a compatible server
-// (its URL as OPENAI_BASE_URL).
-func newTestOpenAI(t *testing.T, f *fakeServer, cfg Config, opts ...Option) *OpenAI {
-	t.Helper()
-	cfg.Provider = ProviderOpenAI
-	cfg.OpenAIBaseURL = f.srv.URL + "/v1"
-	p, err := NewOpenAI(cfg, fast(append([]Option{WithHTTPClient(f.srv.Client())}, opts...)...)...)
-	if err != nil {
-		t.Fatalf("NewOpenAI: %v", err)
-	}
-	return p
-}
-
 const openAIToolReply = `{
   "id": "chatcmpl-1",
   "object": "chat.completion",
@@ -55,7 +40,7 @@ const openAITextReply = `{
 
 func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, openAIToolReply))
-	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey})
 	temp := 0.0
 	resp := complete(t, p, Request{
 		System:      "You answer questions about a SQLite database.",
@@ -141,7 +126,7 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 
 func TestOpenAIText(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, openAITextReply))
-	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey})
 	resp := complete(t, p, Request{Messages: []Message{UserText("How many artists?")}})
 	if resp.Text != "There are 275 artists." || resp.StopReason != StopEndTurn || len(resp.ToolCalls) != 0 {
 		t.Errorf("resp = %+v", resp)
@@ -170,7 +155,7 @@ var openAIToolStream = []string{
 
 func TestOpenAIStreamingToolCalls(t *testing.T) {
 	f := newFakeServer(t, sseReply(openAIToolStream...))
-	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey})
 	var deltas []string
 	resp := complete(t, p, Request{
 		Messages: []Message{UserText("How many artists?")},
@@ -210,7 +195,7 @@ func TestOpenAIStreamingText(t *testing.T) {
 		"data: [DONE]\n\n",
 	))
 	// A local server: base URL, no key.
-	p := newTestOpenAI(t, f, Config{Model: "llama3.1:8b"})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, Model: "llama3.1:8b"})
 	var deltas []string
 	resp := complete(t, p, Request{
 		Messages: []Message{UserText("How many artists?")},
@@ -240,7 +225,7 @@ func TestOpenAIStreamingToleratesChangingChunkIDs(t *testing.T) {
 		chunk(`{"id":"b","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}`),
 		"data: [DONE]\n\n",
 	))
-	p := newTestOpenAI(t, f, Config{Model: "m"})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, Model: "m"})
 	resp := complete(t, p, Request{Messages: []Message{UserText("hi")}, OnText: func(string) {}})
 	if resp.Text != "Hello" {
 		t.Errorf("Text = %q", resp.Text)
@@ -274,7 +259,7 @@ func TestOpenAIMissingIDsAndEmptyArguments(t *testing.T) {
 	    "tool_calls": [{"type": "function", "function": {"name": "list_tables", "arguments": ""}}]},
 	    "finish_reason": "stop"}]
 	}`))
-	p := newTestOpenAI(t, f, Config{Model: "qwen3"})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, Model: "qwen3"})
 	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, Tools: sqlTools})
 	if len(resp.ToolCalls) != 1 {
 		t.Fatalf("ToolCalls = %+v", resp.ToolCalls)
@@ -292,7 +277,7 @@ func TestOpenAIStreamingCutIsRetried(t *testing.T) {
 	// The connection drops before any finish_reason or [DONE].
 	cut := sseReply(openAIToolStream[:3]...)
 	f := newFakeServer(t, cut, sseReply(openAIToolStream...))
-	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey})
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey})
 	resp := complete(t, p, Request{Messages: []Message{UserText("q")}, Tools: sqlTools, OnText: func(string) {}})
 	if f.count() != 2 || len(resp.ToolCalls) != 2 {
 		t.Errorf("attempts = %d, ToolCalls = %+v", f.count(), resp.ToolCalls)

@@ -31,7 +31,8 @@ var providerCases = []providerCase{
 			return `{"type":"error","error":{"type":"` + typ + `","message":"` + msg + `"},"request_id":"req_1"}`
 		},
 		build: func(t *testing.T, f *fakeServer, cfg Config, opts ...Option) Provider {
-			return newTestAnthropic(t, f, cfg, opts...)
+			cfg.Provider = ProviderAnthropic
+			return newTestProvider(t, f, cfg, opts...)
 		},
 	},
 	{
@@ -42,8 +43,8 @@ var providerCases = []providerCase{
 			return `{"error":{"message":"` + msg + `","type":"` + typ + `","param":null,"code":null}}`
 		},
 		build: func(t *testing.T, f *fakeServer, cfg Config, opts ...Option) Provider {
-			cfg.OpenAIKey = testOpenAIKey
-			return newTestOpenAI(t, f, cfg, opts...)
+			cfg.Provider, cfg.OpenAIKey = ProviderOpenAI, testOpenAIKey
+			return newTestProvider(t, f, cfg, opts...)
 		},
 	},
 }
@@ -112,7 +113,7 @@ func TestRetryAfterMsIsHonoured(t *testing.T) {
 	f := newFakeServer(t,
 		jsonReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, "retry-after-ms", "150"),
 		jsonReply(200, anthropicTextReply))
-	p := newTestAnthropic(t, f, Config{}, WithBackoff(time.Millisecond, time.Second))
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic}, WithBackoff(time.Millisecond, time.Second))
 	if _, err := p.Complete(context.Background(), question); err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
@@ -125,7 +126,7 @@ func TestRetryAfterIsCapped(t *testing.T) {
 	f := newFakeServer(t,
 		jsonReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, "retry-after", "3600"),
 		jsonReply(200, anthropicTextReply))
-	p := newTestAnthropic(t, f, Config{}, WithBackoff(time.Millisecond, 50*time.Millisecond))
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic}, WithBackoff(time.Millisecond, 50*time.Millisecond))
 	start := time.Now()
 	if _, err := p.Complete(context.Background(), question); err != nil {
 		t.Fatalf("Complete: %v", err)
@@ -226,7 +227,7 @@ func TestRetriesRunOut(t *testing.T) {
 
 func TestRetriesDisabled(t *testing.T) {
 	f := newFakeServer(t, jsonReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`), jsonReply(200, anthropicTextReply))
-	p := newTestAnthropic(t, f, Config{MaxRetries: -1})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic, MaxRetries: -1})
 	_, err := p.Complete(context.Background(), question)
 	if !errors.Is(err, ErrRateLimited) {
 		t.Fatalf("err = %v, want ErrRateLimited", err)
@@ -251,7 +252,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 
 func TestEveryAttemptTimesOut(t *testing.T) {
 	f := newFakeServer(t, hang)
-	p := newTestAnthropic(t, f, Config{Timeout: 50 * time.Millisecond, MaxRetries: 1})
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic, Timeout: 50 * time.Millisecond, MaxRetries: 1})
 	_, err := p.Complete(context.Background(), question)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
@@ -334,7 +335,7 @@ func TestCancelDuringSlowResponse(t *testing.T) {
 
 func TestCancelDuringBackoff(t *testing.T) {
 	f := newFakeServer(t, jsonReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, "retry-after", "20"))
-	p := newTestAnthropic(t, f, Config{}, WithBackoff(time.Millisecond, 30*time.Second))
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic}, WithBackoff(time.Millisecond, 30*time.Second))
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -353,7 +354,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 func TestTraceRecord(t *testing.T) {
 	f := newFakeServer(t, jsonReply(500, `{"type":"error","error":{"type":"api_error","message":"boom"}}`), jsonReply(200, anthropicTextReply))
 	var recs []CallRecord
-	p := newTestAnthropic(t, f, Config{Model: "claude-sonnet-5-5"}, WithTrace(func(r CallRecord) { recs = append(recs, r) }))
+	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic, Model: "claude-sonnet-5-5"}, WithTrace(func(r CallRecord) { recs = append(recs, r) }))
 	ctx := WithCallTags(context.Background(), CallTags{TraceID: "q1", Prompt: "v2"})
 	if _, err := p.Complete(ctx, question); err != nil {
 		t.Fatal(err)
@@ -397,7 +398,7 @@ func TestTraceNeverHoldsTheKey(t *testing.T) {
 	// A server that quotes the key back in its error message.
 	f := newFakeServer(t, jsonReply(400, `{"error":{"message":"Incorrect API key provided: `+testOpenAIKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
 	var rec CallRecord
-	p := newTestOpenAI(t, f, Config{OpenAIKey: testOpenAIKey}, WithTrace(func(r CallRecord) { rec = r }))
+	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey}, WithTrace(func(r CallRecord) { rec = r }))
 	_, err := p.Complete(context.Background(), question)
 	if err == nil {
 		t.Fatal("Complete succeeded")

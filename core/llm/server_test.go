@@ -178,6 +178,32 @@ func has(v any, k string) bool {
 	return ok
 }
 
+// Keys the tests' providers send.
+const (
+	testAnthropicKey = "sk-ant-test-0123456789"
+	testOpenAIKey    = "sk-proj-test-0123456789"
+)
+
+// newTestProvider builds cfg.Provider against f: Anthropic with f's URL as
+// its base URL (and a test key where cfg has none), OpenAI with f as a
+// compatible server.
+func newTestProvider(t *testing.T, f *fakeServer, cfg Config, opts ...Option) Provider {
+	t.Helper()
+	if cfg.Provider == ProviderAnthropic {
+		if cfg.AnthropicKey == "" {
+			cfg.AnthropicKey = testAnthropicKey
+		}
+		cfg.AnthropicBaseURL = f.srv.URL
+	} else {
+		cfg.OpenAIBaseURL = f.srv.URL + "/v1"
+	}
+	p, err := New(cfg, fast(append([]Option{WithHTTPClient(f.srv.Client())}, opts...)...)...)
+	if err != nil {
+		t.Fatalf("new %s provider: %v", cfg.Provider, err)
+	}
+	return p
+}
+
 // fast are options for tests: tiny backoff.
 func fast(extra ...Option) []Option {
 	return append([]Option{WithBackoff(time.Millisecond, 20*time.Millisecond)}, extra...)
