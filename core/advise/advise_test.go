@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
@@ -35,22 +34,12 @@ func slowQueries(t *testing.T) []string {
 	return out
 }
 
-func open(t *testing.T, path string) *db.DB {
-	t.Helper()
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 // TestSuggestionsAreUsed: each suggestion, created on a copy of the
 // database, is used by SQLite's real planner for the statement, which then
 // no longer scans that table in full; the database advised on is unchanged.
 func TestSuggestionsAreUsed(t *testing.T) {
 	path, original := testdb.SampleCopy(t)
-	d := open(t, path)
+	d := testdb.Open(t, path)
 	for _, q := range slowQueries(t) {
 		a, err := Advise(context.Background(), d, q)
 		if err != nil {
@@ -64,7 +53,7 @@ func TestSuggestionsAreUsed(t *testing.T) {
 		idx := strings.Fields(s.Create)[2]
 		proof, _ := testdb.SampleCopy(t)
 		testdb.BuildAt(t, proof, s.Create)
-		p, err := open(t, proof).Explain(context.Background(), q)
+		p, err := testdb.Open(t, proof).Explain(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +72,7 @@ func TestSuggestionsAreUsed(t *testing.T) {
 }
 
 func TestNothingToSuggest(t *testing.T) {
-	d := open(t, mustSample(t))
+	d := testdb.Open(t, mustSample(t))
 	for q, note := range map[string]string{
 		"SELECT * FROM orders WHERE order_id = 5":                  "already serve it",
 		"SELECT * FROM orders WHERE customer_id = 5":               "already serve it",
@@ -102,7 +91,7 @@ func TestNothingToSuggest(t *testing.T) {
 
 // TestWritesRefused: a statement the guard refuses is not planned anywhere.
 func TestWritesRefused(t *testing.T) {
-	d := open(t, mustSample(t))
+	d := testdb.Open(t, mustSample(t))
 	for _, q := range []string{"DELETE FROM orders WHERE employee_id = 3", "CREATE INDEX x ON orders(status)", "SELECT 1; DROP TABLE orders"} {
 		_, err := Advise(context.Background(), d, q)
 		var r *guard.Rejection
@@ -125,7 +114,7 @@ func mustSample(t *testing.T) string {
 // employee_id alone still reads every order of the employee to check the
 // status).
 func TestMoreSearchTerms(t *testing.T) {
-	d := open(t, mustSample(t))
+	d := testdb.Open(t, mustSample(t))
 	a, err := Advise(context.Background(), d, "SELECT count(*) FROM orders WHERE employee_id = 3 AND status = 'cancelled'")
 	if err != nil {
 		t.Fatal(err)

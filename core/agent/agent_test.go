@@ -352,11 +352,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 // Chinook (11 tables): at most 10,000 bytes per request on average.
 func TestPromptEconomy(t *testing.T) {
 	path := testdb.SharedData(t, "chinook.sqlite")
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, path)
 	both(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS artists FROM Artist"}`)),

@@ -1,14 +1,13 @@
 package agent_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -16,11 +15,7 @@ import (
 // dialect, its SQL errors come back named as PostgreSQL's with the "did
 // you mean" hint, and it repairs with the quoted mixed-case names.
 func TestAgentOnPostgres(t *testing.T) {
-	d, err := db.Open(context.Background(), servers.Postgres(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, servers.Postgres(t))
 	both(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM Track"}`)),

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
 
@@ -30,11 +30,7 @@ func TestRequestsDoNotGrowWithTheSchema(t *testing.T) {
 	if err := (scaledb.Wide{Tables: 2000, Columns: 20, Rows: 3}).Write(path); err != nil {
 		t.Fatal(err)
 	}
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, path)
 	table := scaledb.WideName(1234)
 	both(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,

@@ -16,11 +16,7 @@ import (
 
 func TestCheckOutput(t *testing.T) {
 	path := testdb.Fixture(t)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, path)
 	link := filepath.Join(t.TempDir(), "link.db")
 	if err := os.Symlink(path, link); err != nil {
 		t.Fatal(err)
@@ -60,11 +56,7 @@ func TestCheckOutputThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real+"-wal", outLink); err != nil {
 		t.Fatal(err)
 	}
-	d, err := db.Open(context.Background(), link, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, link)
 	for _, p := range []string{real, real + "-journal", real + "-wal", real + "-shm", link + "-journal",
 		filepath.Join(dirLink, "r.db-journal"), filepath.Join(dirLink, "r.db"), outLink} {
 		if err := d.CheckOutput(p); !errors.Is(err, db.ErrOutputIsDatabase) {
@@ -94,11 +86,7 @@ func TestCatalogDeadline(t *testing.T) {
 	for i := range 30 {
 		fmt.Fprintf(&b, "CREATE VIEW slow%02d AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) AS n FROM c;", i)
 	}
-	d, err := db.Open(context.Background(), testdb.Build(t, "slow30.db", b.String()), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, testdb.Build(t, "slow30.db", b.String()))
 	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
 	defer cancel()
 	first := make(chan catOutcome, 1)

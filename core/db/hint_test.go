@@ -67,11 +67,7 @@ func TestHintWithOneConnection(t *testing.T) {
 // stays within the statement's deadline.
 func TestHintWithSlowView(t *testing.T) {
 	path := testdb.Build(t, "slow.db", "CREATE TABLE t(a, b);"+slowView)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, path)
 	out := testdb.Within(t, 20*time.Second, func() runOutcome { return runSQL(d, "SELECT nosuch FROM t", time.Second) })
 	var se *guard.SQLError
 	if !errors.As(out.err, &se) || !strings.Contains(se.Msg, "no such column") {
@@ -137,11 +133,7 @@ func TestHintWithManyTables(t *testing.T) {
 // TestHintWithBrokenView: a view whose table was dropped does not cost the
 // other tables their hints.
 func TestHintWithBrokenView(t *testing.T) {
-	d, err := db.Open(context.Background(), testdb.Build(t, "broken.db", "CREATE TABLE x(a); CREATE VIEW v AS SELECT a FROM x; DROP TABLE x; CREATE TABLE t(alpha, beta);"), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, testdb.Build(t, "broken.db", "CREATE TABLE x(a); CREATE VIEW v AS SELECT a FROM x; DROP TABLE x; CREATE TABLE t(alpha, beta);"))
 	out := runSQL(d, "SELECT bta FROM t", time.Second)
 	var se *guard.SQLError
 	if !errors.As(out.err, &se) || !strings.Contains(se.Hint, "did you mean beta") {

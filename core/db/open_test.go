@@ -70,11 +70,7 @@ func TestLooksLikeDatabase(t *testing.T) {
 // the source is the file's absolute path.
 func TestSourceAndLabel(t *testing.T) {
 	path := testdb.Fixture(t)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, path)
 	if d.Label() != "fixture.db" || d.Source() != path {
 		t.Errorf("label %q, source %q", d.Label(), d.Source())
 	}

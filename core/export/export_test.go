@@ -31,11 +31,7 @@ FROM customer c LEFT JOIN "order" o ON o.customer_id = c.id LEFT JOIN Match m ON
 
 func write(t *testing.T, format string, opt export.Options, sql string) string {
 	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, testdb.Fixture(t))
 	var buf bytes.Buffer
 	w, err := export.New(format, &buf, opt)
 	if err != nil {
@@ -260,11 +256,7 @@ func TestFormatFor(t *testing.T) {
 // over the database.
 func TestToFile(t *testing.T) {
 	dbPath := testdb.Fixture(t)
-	d, err := db.Open(context.Background(), dbPath, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, dbPath)
 	dir := t.TempDir()
 	ctx := context.Background()
 

@@ -147,12 +147,8 @@ func TestSampledTable(t *testing.T) {
 }
 
 func TestUnknownTable(t *testing.T) {
-	d, err := db.Open(context.Background(), build(t, "clean"), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	_, err = Check(context.Background(), d, Options{Tables: []string{"nope"}})
+	d := testdb.Open(t, build(t, "clean"))
+	_, err := Check(context.Background(), d, Options{Tables: []string{"nope"}})
 	var nf *tools.NotFoundError
 	if !errors.As(err, &nf) || nf.Name != "nope" {
 		t.Errorf("err = %v, want a NotFoundError naming nope", err)

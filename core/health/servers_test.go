@@ -8,7 +8,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -25,11 +25,7 @@ var serverCodes = map[string]string{
 
 func checkURL(t *testing.T, url string) *Report {
 	t.Helper()
-	d, err := db.Open(context.Background(), url, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, url)
 	rep, err := Check(context.Background(), d, Options{})
 	if err != nil {
 		t.Fatal(err)

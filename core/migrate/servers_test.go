@@ -12,8 +12,8 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -96,20 +96,10 @@ func checkServerRehearsal(t *testing.T, rep *Report, changes ...string) {
 	}
 }
 
-func openURL(t *testing.T, url string) *db.DB {
-	t.Helper()
-	d, err := db.Open(context.Background(), url, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 func TestPostgresScratch(t *testing.T) {
 	url := servers.PostgresSample(t)
 	scratch := servers.Postgres(t) // another database on the same server
-	d := openURL(t, url)
+	d := testdb.Open(t, url)
 	before := pgState(t, url)
 
 	rep, err := Check(context.Background(), d, serverUp, serverDown, Options{Scratch: scratch})
@@ -193,7 +183,7 @@ func TestPostgresBigTableLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close(ctx)
-	d := openURL(t, url)
+	d := testdb.Open(t, url)
 	rep, err := Check(ctx, d, "ALTER TABLE events ADD COLUMN seen boolean;\nALTER TABLE shippers ADD COLUMN seen boolean;\nALTER TABLE shippers ADD COLUMN code text NOT NULL;\nALTER TABLE shippers ALTER COLUMN code TYPE varchar(2);", "", Options{Scratch: scratch})
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +258,7 @@ func mysqlRehearsals(t *testing.T, url string) []string {
 func TestMySQLScratch(t *testing.T) {
 	url := servers.MySQLSample(t)
 	scratch := servers.MySQL(t)
-	d := openURL(t, url)
+	d := testdb.Open(t, url)
 	before := mysqlState(t, url)
 	left := mysqlRehearsals(t, url)
 
@@ -350,7 +340,7 @@ func TestScratchDroppedAtDeadline(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			url, scratch := c.urls(t)
-			d := openURL(t, url)
+			d := testdb.Open(t, url)
 			if _, err := d.Catalog(context.Background()); err != nil { // cached: the deadline is the rehearsal's
 				t.Fatal(err)
 			}

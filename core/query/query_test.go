@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -13,11 +12,7 @@ import (
 // NULL takes its type from the first non-NULL value below it; an all-NULL
 // column stays untyped.
 func TestCollectTypesFromFirstValue(t *testing.T) {
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(t, testdb.Fixture(t))
 	res, err := query.Collect(context.Background(), d,
 		"SELECT CASE WHEN id > 1 THEN id * 1.5 END, CASE WHEN id > 1 THEN home END, NULL FROM Match ORDER BY id", query.Options{})
 	if err != nil {

@@ -100,6 +100,19 @@ func SharedData(t testing.TB, rel string) string {
 	return p
 }
 
+// Open opens the database at path (a file or a server URL) as tablewise
+// does, failing the test when it cannot, and closes it when the test
+// ends.
+func Open(t testing.TB, path string) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 var (
 	sampleOnce sync.Once
 	sample     *db.DB

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -96,11 +96,7 @@ func compareDescriptions(t *testing.T, want, got *description) {
 func describeSQLite(t *testing.T, path string) *description {
 	t.Helper()
 	d := openSQLite(t, path)
-	tw, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tw.Close()
+	tw := testdb.Open(t, path)
 	cat, err := tw.Catalog(context.Background())
 	if err != nil {
 		t.Fatal(err)
