@@ -88,21 +88,11 @@ func run(dict, out string) error {
 	}
 	posOf := map[byte]string{'n': "n", 'v': "v", 'a': "a", 's': "a"}
 	for _, pos := range []string{"noun", "verb", "adj"} {
-		f, err := os.Open(filepath.Join(dict, "index."+pos))
-		if err != nil {
-			return err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if strings.HasPrefix(line, " ") {
-				continue
-			}
+		err := eachEntry(filepath.Join(dict, "index."+pos), func(line string) error {
 			fs := strings.Fields(line)
 			lemma := fs[0]
 			if !plain(lemma) {
-				continue
+				return nil
 			}
 			nSenses, _ := strconv.Atoi(fs[2])
 			nPtr, _ := strconv.Atoi(fs[3])
@@ -114,7 +104,7 @@ func run(dict, out string) error {
 			if tagged == 0 {
 				// Only words people use: WordNet saw this lemma in its
 				// sense-tagged texts.
-				continue
+				return nil
 			}
 			keep := min(tagged, maxSenses, len(offs))
 			m := sets[pos[:1]]
@@ -160,9 +150,9 @@ func run(dict, out string) error {
 					level = next
 				}
 			}
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -218,20 +208,29 @@ func plain(w string) bool {
 	return true
 }
 
-func readData(path string) (map[int64]*synset, error) {
+// eachEntry calls fn with each line of a WordNet file but its licence
+// (the lines that start with a space), until fn fails.
+func eachEntry(path string, fn func(line string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	m := map[int64]*synset{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") {
-			continue
+		if line := sc.Text(); !strings.HasPrefix(line, " ") {
+			if err := fn(line); err != nil {
+				return err
+			}
 		}
+	}
+	return sc.Err()
+}
+
+func readData(path string) (map[int64]*synset, error) {
+	m := map[int64]*synset{}
+	err := eachEntry(path, func(line string) error {
 		if i := strings.Index(line, " | "); i >= 0 {
 			line = line[:i]
 		}
@@ -269,6 +268,7 @@ func readData(path string) (map[int64]*synset, error) {
 			}
 		}
 		m[off] = s
-	}
-	return m, sc.Err()
+		return nil
+	})
+	return m, err
 }
