@@ -379,11 +379,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(b, path)
 	script := []llmtest.Turn{llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM categories"}`)), llmtest.Text("There are 11 categories.")}
 	f := llmtest.New(b, "openai")
 	// Two model calls, as the README's figure says: the review, a third

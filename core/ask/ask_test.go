@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/offline"
@@ -397,11 +396,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestSeveralDatabases: one service keeps one planner per database.
 func TestSeveralDatabases(t *testing.T) {
 	one := testdb.Sample(t)
-	other, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Close() })
+	other := testdb.Open(t, testdb.Fixture(t))
 	s, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)

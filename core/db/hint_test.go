@@ -36,12 +36,7 @@ func (f sinkFunc) Row(c query.Cursor) error   { f(c); return nil }
 
 func openFixture(t testing.TB) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return testdb.Open(t, testdb.Fixture(t))
 }
 
 // TestHintWithOneConnection: the "did you mean" hint reads the schema on a

@@ -143,11 +143,7 @@ func BenchmarkExportCSV(b *testing.B) {
 WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 100000)
 INSERT INTO t SELECT x, 'item-'||(x%9973), (x%1000)/7.0, x%17, date('2022-01-01', '+'||(x%1000)||' days'),
   CASE WHEN x%10=0 THEN NULL WHEN x%7=0 THEN 'say "hi", ok' ELSE 'plain note '||x END FROM c;`)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
+	d := testdb.Open(b, path)
 	b.ResetTimer()
 	for b.Loop() {
 		w := export.NewCSV(io.Discard, false)

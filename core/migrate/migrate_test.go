@@ -18,11 +18,7 @@ func sample(t *testing.T) (*db.DB, func()) {
 	t.Helper()
 	path, b := testdb.SampleCopy(t)
 	dir := filepath.Dir(path)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, path)
 	return d, func() {
 		t.Helper()
 		after, _ := os.ReadFile(path)

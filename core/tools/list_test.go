@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -56,9 +55,7 @@ func TestListTablesUsesLeadingComment(t *testing.T) {
 	path := testdb.Build(t, "commented.db", `CREATE TABLE ledger ( -- every payment we received
   id INTEGER PRIMARY KEY, amount REAL);
 INSERT INTO ledger VALUES (1, 2.5);`)
-	d, err := db.Open(context.Background(), path, db.Options{})
-	require.NoError(t, err)
-	defer d.Close()
+	d := testdb.Open(t, path)
 	l, err := ListTables(context.Background(), d, ListOptions{})
 	require.NoError(t, err)
 	require.Len(t, l.Tables, 1)

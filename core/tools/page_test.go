@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
 
@@ -18,10 +19,7 @@ func openWide(t *testing.T, tables, columns int) *db.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "wide.db")
 	require.NoError(t, (scaledb.Wide{Tables: tables, Columns: columns, Rows: 3}).Write(path))
-	d, err := db.Open(context.Background(), path, db.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	return d
+	return testdb.Open(t, path)
 }
 
 // TestListTablesPagesReachEveryTable: on 2,000 tables the default page

@@ -22,13 +22,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // openSample is the built-in sample database, shared by the package's tests.
 func openSample(t *testing.T) *db.DB { return testdb.Sample(t) }
 
-func openFixture(t *testing.T) *db.DB {
-	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	return d
-}
+func openFixture(t *testing.T) *db.DB { return testdb.Open(t, testdb.Fixture(t)) }
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
