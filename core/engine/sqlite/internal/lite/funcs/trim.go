@@ -129,12 +129,7 @@ func trim(ctx *lite.Context, in []byte, chars [][]byte, flags int) (start, end i
 	// every character at each step.
 	if flags&trimLeft != 0 {
 		for start < end {
-			i := 0
-			for ; i < len(chars); i++ {
-				if bytes.HasPrefix(in[start:end], chars[i]) {
-					break
-				}
-			}
+			i := firstAt(in[start:end], chars, bytes.HasPrefix)
 			if ctx.Interrupted(i + 1) {
 				return 0, 0, false
 			}
@@ -146,12 +141,7 @@ func trim(ctx *lite.Context, in []byte, chars [][]byte, flags int) (start, end i
 	}
 	if flags&trimRight != 0 {
 		for end > start {
-			i := 0
-			for ; i < len(chars); i++ {
-				if bytes.HasSuffix(in[start:end], chars[i]) {
-					break
-				}
-			}
+			i := firstAt(in[start:end], chars, bytes.HasSuffix)
 			if ctx.Interrupted(i + 1) {
 				return 0, 0, false
 			}
@@ -180,4 +170,17 @@ func utf8Len(b byte) int {
 		return 4
 	}
 	return 0
+}
+
+// firstAt is the index of the first of chars that has finds in s
+// (bytes.HasPrefix at its start, bytes.HasSuffix at its end), or len(chars)
+// when none.
+func firstAt(s []byte, chars [][]byte, has func(s, c []byte) bool) int {
+	i := 0
+	for ; i < len(chars); i++ {
+		if has(s, chars[i]) {
+			break
+		}
+	}
+	return i
 }
