@@ -254,29 +254,19 @@ func (d *Engine) specStat(ctx context.Context, s engine.IndexSpec) (string, erro
 // scratchRows collects a statement of tablewise's own on the scratch
 // database.
 func scratchRows(c *lite.Conn, sql string) ([]query.Row, error) {
-	st, _, err := c.Prepare(sql)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return nil, nil
-	}
-	defer st.Finalize()
 	var out []query.Row
-	for {
-		more, err := st.Step()
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			return out, nil
-		}
+	err := c.Each(sql, func(st *lite.Stmt) error {
 		row := make(query.Row, st.ColumnCount())
 		for i := range row {
 			row[i] = st.Value(i)
 		}
 		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 var _ engine.IndexTrier = (*Engine)(nil)

@@ -159,20 +159,8 @@ func TestImageStoresWhatInsertStores(t *testing.T) {
 	defer c.Close()
 	query := func(c *Conn, sql string) [][]string {
 		t.Helper()
-		st, _, err := c.Prepare(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		defer st.Finalize()
 		var out [][]string
-		for {
-			more, err := st.Step()
-			if err != nil {
-				t.Fatalf("%s: %v", sql, err)
-			}
-			if !more {
-				return out
-			}
+		err := c.Each(sql, func(st *Stmt) error {
 			var row []string
 			for i := range st.ColumnCount() {
 				var s string
@@ -191,7 +179,12 @@ func TestImageStoresWhatInsertStores(t *testing.T) {
 				row = append(row, s)
 			}
 			out = append(out, row)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
 		}
+		return out
 	}
 	if got := query(c, "PRAGMA integrity_check"); len(got) != 1 || got[0][0] != "text ok" {
 		t.Fatalf("integrity_check: %v", got)

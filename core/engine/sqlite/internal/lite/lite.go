@@ -517,7 +517,12 @@ func (it *interrupter) fire() {
 
 // Exec prepares and steps one fixed statement of the caller's own (never
 // user text), for connection set-up.
-func (c *Conn) Exec(sql string) error {
+func (c *Conn) Exec(sql string) error { return c.Each(sql, nil) }
+
+// Each prepares the first statement of sql and steps it to its end,
+// calling row (when not nil) on each row it returns, until a step or row
+// fails. sql is text the caller wrote or vetted: Each runs it as it is.
+func (c *Conn) Each(sql string, row func(*Stmt) error) error {
 	st, _, err := c.Prepare(sql)
 	if err != nil || st == nil {
 		return err
@@ -527,6 +532,11 @@ func (c *Conn) Exec(sql string) error {
 		more, err := st.Step()
 		if err != nil || !more {
 			return err
+		}
+		if row != nil {
+			if err := row(st); err != nil {
+				return err
+			}
 		}
 	}
 }

@@ -505,20 +505,8 @@ func openFile(t testing.TB, uri string) (builtin, replaced *lite.Conn) {
 // typed is true.
 func rowsOf(t *testing.T, c *lite.Conn, typed bool, q string) [][]string {
 	t.Helper()
-	st, _, err := c.Prepare(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer st.Finalize()
 	var out [][]string
-	for {
-		more, err := st.Step()
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if !more {
-			return out
-		}
+	err := c.Each(q, func(st *lite.Stmt) error {
 		row := make([]string, st.ColumnCount())
 		for i := range row {
 			row[i] = st.Text(i)
@@ -527,7 +515,12 @@ func rowsOf(t *testing.T, c *lite.Conn, typed bool, q string) [][]string {
 			}
 		}
 		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
 	}
+	return out
 }
 
 // TestLikeOptimisationKept: with LIKE and GLOB redefined, SQLite still
