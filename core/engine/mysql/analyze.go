@@ -40,11 +40,7 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sqlText string, timeout tim
 	var out string
 	start := time.Now()
 	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
-		fns, err := e.known(ctx, c)
-		if err != nil {
-			return err
-		}
-		if err := vet(stmt, fns); err != nil {
+		if err := e.vetOn(ctx, c, stmt); err != nil {
 			return err
 		}
 		s.sql = stmt

@@ -53,11 +53,7 @@ func (e *Engine) Run(ctx context.Context, sqlText string, opt query.Options, sin
 		return sum, err
 	}
 	err := e.withTx(ctx, opt.Timeout, func(c *conn, s *stopper) error {
-		fns, err := e.known(ctx, c)
-		if err != nil {
-			return err
-		}
-		if err := vet(sqlText, fns); err != nil {
+		if err := e.vetOn(ctx, c, sqlText); err != nil {
 			return err
 		}
 		return e.stream(c, s, sqlText, opt, sink, sum)
@@ -74,11 +70,7 @@ func (e *Engine) Check(ctx context.Context, sqlText string) error {
 		return err
 	}
 	return e.withTx(ctx, query.DefaultTimeout, func(c *conn, s *stopper) error {
-		fns, err := e.known(ctx, c)
-		if err != nil {
-			return err
-		}
-		if err := vet(sqlText, fns); err != nil {
+		if err := e.vetOn(ctx, c, sqlText); err != nil {
 			return err
 		}
 		s.sql = sqlText
@@ -106,6 +98,16 @@ func (e *Engine) cachedFunctions() *known {
 	e.fnMu.Lock()
 	defer e.fnMu.Unlock()
 	return e.fns
+}
+
+// vetOn vets sqlText again with what the guard knows of the database as
+// read on c, the connection that is about to run it.
+func (e *Engine) vetOn(ctx context.Context, c *conn, sqlText string) error {
+	fns, err := e.known(ctx, c)
+	if err != nil {
+		return err
+	}
+	return vet(sqlText, fns)
 }
 
 // known returns what the guard knows of the database (functions, views),
