@@ -214,16 +214,9 @@ func mysqlState(t *testing.T, url string) string {
 	c := servers.MySQLClient(t, url, "")
 	defer c.Close()
 	var tables []string
-	rows, err := c.Query("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
+	for _, s := range servers.Column[string](t, c, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY 1") {
 		tables = append(tables, "`"+s+"`")
 	}
-	rows.Close()
 	if len(tables) == 0 {
 		t.Fatal("no tables")
 	}
@@ -241,18 +234,7 @@ func mysqlRehearsals(t *testing.T, url string) []string {
 	t.Helper()
 	c := servers.MySQLClient(t, url, "")
 	defer c.Close()
-	rows, err := c.Query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'tablewise\\_rehearse\\_%'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		out = append(out, s)
-	}
-	return out
+	return servers.Column[string](t, c, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'tablewise\\_rehearse\\_%'")
 }
 
 func TestMySQLScratch(t *testing.T) {

@@ -41,6 +41,29 @@ func MySQLClient(t testing.TB, url, params string) *sql.DB {
 	return d
 }
 
+// Column runs q on d and returns the first column of its rows, failing the
+// test on an error.
+func Column[T any](t testing.TB, d *sql.DB, q string, args ...any) []T {
+	t.Helper()
+	rows, err := d.Query(q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // MySQLChecksums is CHECKSUM TABLE of tables (names as SQL, comma
 // separated) on d, as "name=checksum;" for each: a test compares it
 // before and after to see that no row changed.

@@ -235,7 +235,7 @@ func openSQLite(t *testing.T, path string) *sql.DB {
 func readSQLite(t *testing.T, path string) []*tableRows {
 	t.Helper()
 	d := openSQLite(t, path)
-	names := query[string](t, d, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	names := servers.Column[string](t, d, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	var out []*tableRows
 	for _, name := range names {
 		tr := &tableRows{name: name}
@@ -327,24 +327,6 @@ func normalizeSQLite(t *testing.T, decl, class, text, hx string) string {
 }
 
 func iso(ts time.Time) string { return ts.Format("2006-01-02T15:04:05.999999") }
-
-func query[T any](t *testing.T, d *sql.DB, q string, args ...any) []T {
-	t.Helper()
-	rows, err := d.Query(q, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, v)
-	}
-	return out
-}
 
 // connectPostgres connects to the database at url for the test's length.
 func connectPostgres(t *testing.T, url string) *pgx.Conn {

@@ -197,17 +197,7 @@ func databasesLike(t *testing.T, srv server, tpl string) []string {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	rows, err := d.Query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? ORDER BY 1", len(tpl), tpl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		out = append(out, s)
-	}
-	return out
+	return Column[string](t, d, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? ORDER BY 1", len(tpl), tpl)
 }
 
 // dropTemplate drops a template a test made for a source of its own.

@@ -102,9 +102,9 @@ func describeSQLite(t *testing.T, path string) *description {
 		t.Fatal(err)
 	}
 	out := newDescription()
-	out.tables = query[string](t, d, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	out.tables = servers.Column[string](t, d, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	for _, tb := range out.tables {
-		out.pk[tb] = strings.Join(query[string](t, d, `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, tb), ",")
+		out.pk[tb] = strings.Join(servers.Column[string](t, d, `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, tb), ",")
 		rows, err := d.Query(`SELECT id, "table", "from", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, tb)
 		if err != nil {
 			t.Fatal(err)
@@ -129,20 +129,20 @@ func describeSQLite(t *testing.T, path string) *description {
 		for _, id := range ids {
 			f := byID[id]
 			if len(f.to) == 0 {
-				f.to = query[string](t, d, `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, f.ref[0])
+				f.to = servers.Column[string](t, d, `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, f.ref[0])
 			}
 			out.fks[tb] = append(out.fks[tb], fmt.Sprintf("%s→%s(%s)", strings.Join(f.from, ","), f.ref[0], strings.Join(f.to, ",")))
 		}
 		slices.Sort(out.fks[tb])
 		// Indexes on columns (an expression or partial index is not copied).
-		for _, x := range query[string](t, d, `SELECT name FROM pragma_index_list(?) WHERE origin = 'c' AND NOT partial`, tb) {
-			cols := query[string](t, d, `SELECT coalesce(name, '') FROM pragma_index_info(?) ORDER BY seqno`, x)
+		for _, x := range servers.Column[string](t, d, `SELECT name FROM pragma_index_list(?) WHERE origin = 'c' AND NOT partial`, tb) {
+			cols := servers.Column[string](t, d, `SELECT coalesce(name, '') FROM pragma_index_info(?) ORDER BY seqno`, x)
 			if !slices.Contains(cols, "") {
 				out.indexes[tb] = append(out.indexes[tb], x+"("+strings.Join(cols, ",")+")")
 			}
 		}
-		for _, x := range query[string](t, d, `SELECT name FROM pragma_index_list(?) WHERE origin = 'u'`, tb) {
-			out.uniques[tb] = append(out.uniques[tb], strings.Join(query[string](t, d, `SELECT name FROM pragma_index_info(?) ORDER BY seqno`, x), ","))
+		for _, x := range servers.Column[string](t, d, `SELECT name FROM pragma_index_list(?) WHERE origin = 'u'`, tb) {
+			out.uniques[tb] = append(out.uniques[tb], strings.Join(servers.Column[string](t, d, `SELECT name FROM pragma_index_info(?) ORDER BY seqno`, x), ","))
 		}
 		for _, c := range cat.Table(tb).Columns {
 			if c.Comment != "" {
@@ -191,15 +191,15 @@ func describeMySQL(t *testing.T, dsn string) *description {
 	t.Helper()
 	d := openMySQL(t, dsn, "")
 	out := newDescription()
-	out.tables = query[string](t, d, `SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY CAST(TABLE_NAME AS BINARY)`)
+	out.tables = servers.Column[string](t, d, `SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' ORDER BY CAST(TABLE_NAME AS BINARY)`)
 	for _, tb := range out.tables {
-		out.pk[tb] = strings.Join(query[string](t, d, `SELECT COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX`, tb), ",")
-		out.fks[tb] = query[string](t, d, `SELECT CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), '→', MIN(REFERENCED_TABLE_NAME), '(', GROUP_CONCAT(REFERENCED_COLUMN_NAME ORDER BY ORDINAL_POSITION), ')')
+		out.pk[tb] = strings.Join(servers.Column[string](t, d, `SELECT COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX`, tb), ",")
+		out.fks[tb] = servers.Column[string](t, d, `SELECT CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION), '→', MIN(REFERENCED_TABLE_NAME), '(', GROUP_CONCAT(REFERENCED_COLUMN_NAME ORDER BY ORDINAL_POSITION), ')')
 			FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL GROUP BY CONSTRAINT_NAME ORDER BY 1`, tb)
 		slices.Sort(out.fks[tb])
-		out.indexes[tb] = query[string](t, d, `SELECT CONCAT(INDEX_NAME, '(', GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX), ')') FROM information_schema.STATISTICS
+		out.indexes[tb] = servers.Column[string](t, d, `SELECT CONCAT(INDEX_NAME, '(', GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX), ')') FROM information_schema.STATISTICS
 			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`, tb)
-		out.uniques[tb] = query[string](t, d, `SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS
+		out.uniques[tb] = servers.Column[string](t, d, `SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS
 			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY' GROUP BY INDEX_NAME`, tb)
 		rows, err := d.Query(`SELECT COLUMN_NAME, COLUMN_COMMENT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_COMMENT <> ''`, tb)
 		if err != nil {
@@ -300,7 +300,7 @@ func TestTypesMapped(t *testing.T) {
 				if comment != "a table comment" {
 					t.Errorf("table comment %q", comment)
 				}
-				if ids := query[int](t, d, "SELECT `Id` FROM `Feature View` ORDER BY 1"); !slices.Equal(ids, []int{1}) {
+				if ids := servers.Column[int](t, d, "SELECT `Id` FROM `Feature View` ORDER BY 1"); !slices.Equal(ids, []int{1}) {
 					t.Errorf("the view's rows: %v, want [1]", ids)
 				}
 				var def, action string
