@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/tools"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
@@ -35,13 +33,7 @@ func TestSchemaToolsOnAWideSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 2,000-table database")
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "wide.db")
-	require.NoError(t, (scaledb.Wide{Tables: 2000, Columns: 20, Rows: 3}).Write(path))
-	d, err := db.Open(context.Background(), path, db.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
-	c := connect(t, newServer(t, d))
+	c := connect(t, newServer(t, testdb.Wide(t, 2000, 20)))
 
 	seen := map[string]bool{}
 	var args map[string]any
@@ -73,22 +65,15 @@ func TestSchemaToolsOnAWideSchema(t *testing.T) {
 	msg := errResult(t, mcptest.Call(t, c, "list_tables", map[string]any{"limit": 501}))
 	assert.Contains(t, msg, "limit must be at most 500")
 
-	rr, err := c.ReadResource(context.Background(), mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: uriSchema}})
+	schema, err := readResource(t, c, uriSchema)
 	require.NoError(t, err)
-	schema := rr.Contents[0].(mcpgo.TextResourceContents).Text
 	assert.LessOrEqual(t, len(schema), maxResultBytes)
 	assert.Contains(t, schema, "here is a summary")
 	t.Logf("schema resource: %d bytes", len(schema))
 
-	widePath := filepath.Join(dir, "wider.db")
-	require.NoError(t, (scaledb.Wide{Tables: 1, Columns: 1500, Rows: 3}).Write(widePath))
-	wd, err := db.Open(context.Background(), widePath, db.Options{})
+	wc := connect(t, newServer(t, testdb.Wide(t, 1, 1500)))
+	card, err := readResource(t, wc, "tablewise://table/"+scaledb.WideName(0))
 	require.NoError(t, err)
-	t.Cleanup(func() { wd.Close() })
-	wc := connect(t, newServer(t, wd))
-	rr, err = wc.ReadResource(context.Background(), mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: "tablewise://table/" + scaledb.WideName(0)}})
-	require.NoError(t, err)
-	card := rr.Contents[0].(mcpgo.TextResourceContents).Text
 	assert.LessOrEqual(t, len(card), maxResultBytes)
 	t.Logf("table resource of 1,500 columns: %d bytes", len(card))
 	assert.Contains(t, card, "(clipped at")

@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -26,11 +25,7 @@ func TestRequestsDoNotGrowWithTheSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 2,000-table database (about 1 s)")
 	}
-	path := filepath.Join(t.TempDir(), "wide.db")
-	if err := (scaledb.Wide{Tables: 2000, Columns: 20, Rows: 3}).Write(path); err != nil {
-		t.Fatal(err)
-	}
-	d := testdb.Open(t, path)
+	d := testdb.Wide(t, 2000, 20)
 	table := scaledb.WideName(1234)
 	both(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,

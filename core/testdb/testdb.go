@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/data/scaledb"
 	_ "modernc.org/sqlite"
 )
 
@@ -111,6 +112,17 @@ func Open(t testing.TB, path string) *db.DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// Wide writes a generated schema of tables × columns, three rows each
+// (scaledb.Wide), in a directory of the test's own and opens it with Open.
+func Wide(t testing.TB, tables, columns int) *db.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "wide.db")
+	if err := (scaledb.Wide{Tables: tables, Columns: columns, Rows: 3}).Write(path); err != nil {
+		t.Fatal(err)
+	}
+	return Open(t, path)
 }
 
 var (

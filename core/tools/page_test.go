@@ -3,24 +3,14 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
-
-// openWide opens a generated schema of tables × columns (3 rows each).
-func openWide(t *testing.T, tables, columns int) *db.DB {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "wide.db")
-	require.NoError(t, (scaledb.Wide{Tables: tables, Columns: columns, Rows: 3}).Write(path))
-	return testdb.Open(t, path)
-}
 
 // TestListTablesPagesReachEveryTable: on 2,000 tables the default page
 // (text and structured copy together, as MCP sends it) stays under 20 KB,
@@ -30,7 +20,7 @@ func TestListTablesPagesReachEveryTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 2,000-table database")
 	}
-	d := openWide(t, 2000, 20)
+	d := testdb.Wide(t, 2000, 20)
 	ctx := context.Background()
 	seen := map[string]bool{}
 	pages := 0
@@ -85,7 +75,7 @@ func TestListTablesPagesReachEveryTable(t *testing.T) {
 }
 
 func TestDescribeTableBound(t *testing.T) {
-	d := openWide(t, 3, 250)
+	d := testdb.Wide(t, 3, 250)
 	ctx := context.Background()
 	desc, err := DescribeTable(ctx, d, scaledb.WideName(2))
 	require.NoError(t, err)
@@ -113,7 +103,7 @@ func TestDescribeTableBound(t *testing.T) {
 	desc, err = DescribeTable(ctx, d, scaledb.WideName(0))
 	require.NoError(t, err)
 	before := desc.Text()
-	d2 := openWide(t, 1, 20)
+	d2 := testdb.Wide(t, 1, 20)
 	narrow, err := DescribeTable(ctx, d2, scaledb.WideName(0))
 	require.NoError(t, err)
 	text := narrow.Text()
