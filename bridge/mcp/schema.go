@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
@@ -23,15 +24,22 @@ import (
 //
 // keep, when given, lists the only properties the schema names; the others
 // still come in the structured content, which the open schema lets through.
+//
+// The schema is generated the first time a tool definition needs it, not
+// when the program starts: every command links this package, and only the
+// MCP server lists tools.
 func outputSchema[T any](keep ...string) mcpgo.ToolOption {
-	raw, err := mcpgo.SchemaForRaw[T]()
-	if err == nil {
-		raw, err = compactSchema(raw, keep)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err))
-	}
-	return mcpgo.WithRawOutputSchema(raw)
+	schema := sync.OnceValue(func() json.RawMessage {
+		raw, err := mcpgo.SchemaForRaw[T]()
+		if err == nil {
+			raw, err = compactSchema(raw, keep)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err))
+		}
+		return raw
+	})
+	return func(t *mcpgo.Tool) { mcpgo.WithRawOutputSchema(schema())(t) }
 }
 
 // compactSchema reduces a generated object schema to its properties'

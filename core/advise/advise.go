@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
@@ -228,7 +229,9 @@ func indent(s string) string {
 // scanStep reads the table (or alias) of a SQLite plan step that reads a
 // table in full: "SCAN o", "SCAN orders USING INDEX idx" (an index scan
 // still reads every row), or "SEARCH orders" with no index to search with.
-var scanStep = regexp.MustCompile(`^(?:SCAN (\S+)|SEARCH (\S+)$)`)
+var scanStep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:SCAN (\S+)|SEARCH (\S+)$)`)
+})
 
 // scanOf names the table (or alias) a step reads in full: the engine's own
 // mark (engine.PlanStep.Scan: PostgreSQL's Seq Scan, MySQL's ALL), or
@@ -237,7 +240,7 @@ func scanOf(s engine.PlanStep) (string, bool) {
 	if s.Scan != "" {
 		return s.Scan, true
 	}
-	m := scanStep.FindStringSubmatch(s.Detail)
+	m := scanStep().FindStringSubmatch(s.Detail)
 	if m == nil {
 		return "", false
 	}
@@ -285,7 +288,9 @@ func tempSorts(p *engine.Plan) int {
 	return n
 }
 
-var identifier = regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\p{L}_][\p{L}\p{N}_$]*|'(?:[^']|'')*'`)
+var identifier = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\p{L}_][\p{L}\p{N}_$]*|'(?:[^']|'')*'`)
+})
 
 // identifiersAfterFrom lists, lower-cased and in order, the identifiers
 // after the statement's first FROM: where filters, joins, groups and
@@ -293,7 +298,7 @@ var identifier = regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]
 func identifiersAfterFrom(sql string) []string {
 	var out []string
 	seenFrom := false
-	for _, w := range identifier.FindAllString(sql, -1) {
+	for _, w := range identifier().FindAllString(sql, -1) {
 		if strings.HasPrefix(w, "'") {
 			continue
 		}

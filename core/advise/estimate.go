@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
@@ -203,14 +204,16 @@ func distinctIn(ctx context.Context, d *db.DB, t *catalog.Table, col string) (ro
 	return engine.Int64(res.Rows[0][0]), engine.Int64(res.Rows[0][1]), nil
 }
 
-var token = regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|'(?:[^']|'')*'|[\p{L}_][\p{L}\p{N}_$]*|[0-9][0-9.]*|<=>|<=|>=|<>|!=|[=<>.(),]`)
+var token = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|'(?:[^']|'')*'|[\p{L}_][\p{L}\p{N}_$]*|[0-9][0-9.]*|<=>|<=|>=|<>|!=|[=<>.(),]`)
+})
 
 // tokens lists the statement's tokens after its first FROM, lower-cased,
 // names unquoted, every string literal as "'".
 func tokens(sql string) []string {
 	var out []string
 	seenFrom := false
-	for _, w := range token.FindAllString(sql, -1) {
+	for _, w := range token().FindAllString(sql, -1) {
 		if !seenFrom {
 			seenFrom = strings.EqualFold(w, "from")
 			continue

@@ -3,11 +3,14 @@ package catalog
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // fromItem reads a table named after FROM or JOIN (or a comma in a FROM
 // list) with its alias.
-var fromItem = regexp.MustCompile(`(?i)(?:\bFROM|\bJOIN|,)\s+("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\p{L}_][\p{L}\p{N}_$]*)(?:\s*\.\s*("(?:[^"]|"")+"|[\p{L}_][\p{L}\p{N}_$]*))?(?:\s+(?:AS\s+)?("(?:[^"]|"")+"|[\p{L}_][\p{L}\p{N}_$]*))?`)
+var fromItem = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:\bFROM|\bJOIN|,)\s+("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\p{L}_][\p{L}\p{N}_$]*)(?:\s*\.\s*("(?:[^"]|"")+"|[\p{L}_][\p{L}\p{N}_$]*))?(?:\s+(?:AS\s+)?("(?:[^"]|"")+"|[\p{L}_][\p{L}\p{N}_$]*))?`)
+})
 
 // notAlias are keywords that may follow a table name.
 var notAlias = map[string]bool{"where": true, "join": true, "inner": true, "left": true, "right": true, "full": true, "cross": true, "natural": true,
@@ -22,7 +25,7 @@ func (c *Catalog) Aliases(sql string) map[string]*Table {
 	for _, t := range c.Tables {
 		out[strings.ToLower(t.Name)] = t
 	}
-	for _, m := range fromItem.FindAllStringSubmatch(sql, -1) {
+	for _, m := range fromItem().FindAllStringSubmatch(sql, -1) {
 		name := Unquote(m[1])
 		if m[2] != "" { // schema.table
 			name = Unquote(m[2])

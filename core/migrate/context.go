@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
@@ -23,8 +24,12 @@ type SchemaContext struct {
 }
 
 var (
-	touchRe  = regexp.MustCompile(`(?i)\b(?:ALTER\s+TABLE(?:\s+IF\s+EXISTS)?(?:\s+ONLY)?|DROP\s+TABLE(?:\s+IF\s+EXISTS)?|TRUNCATE(?:\s+TABLE)?|INSERT\s+INTO|UPDATE|DELETE\s+FROM|REFERENCES|INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:\S+\s+)?ON(?:\s+ONLY)?)\s+("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\w$.]+)`)
-	createRe = regexp.MustCompile(`(?i)\bCREATE\s+(?:TEMP\s+|TEMPORARY\s+|UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\w$.]+)`)
+	touchRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:ALTER\s+TABLE(?:\s+IF\s+EXISTS)?(?:\s+ONLY)?|DROP\s+TABLE(?:\s+IF\s+EXISTS)?|TRUNCATE(?:\s+TABLE)?|INSERT\s+INTO|UPDATE|DELETE\s+FROM|REFERENCES|INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:\S+\s+)?ON(?:\s+ONLY)?)\s+("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\w$.]+)`)
+	})
+	createRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bCREATE\s+(?:TEMP\s+|TEMPORARY\s+|UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("(?:[^"]|"")+"|` + "`[^`]+`" + `|\[[^\]]+\]|[\w$.]+)`)
+	})
 )
 
 // Schema describes the tables a migration (sql) touches, and those named
@@ -42,12 +47,12 @@ func Schema(ctx context.Context, d *db.DB, sql string, tables []string) (*Schema
 			*list = append(*list, name)
 		}
 	}
-	for _, m := range createRe.FindAllStringSubmatch(sql, -1) {
+	for _, m := range createRe().FindAllStringSubmatch(sql, -1) {
 		if n := catalog.Unquote(m[1]); cat.Table(n) == nil {
 			add(&out.Missing, n)
 		}
 	}
-	for _, m := range touchRe.FindAllStringSubmatch(sql, -1) {
+	for _, m := range touchRe().FindAllStringSubmatch(sql, -1) {
 		switch strings.ToUpper(m[1]) {
 		case "CASCADE", "SET", "RESTRICT", "NO": // ON UPDATE CASCADE, not a table
 			continue

@@ -3,6 +3,7 @@ package migrate
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // PostgreSQL's table-level lock modes, weakest first, as its
@@ -37,38 +38,41 @@ const lockName = `("(?:[^"]|"")+"|[\w$]+(?:\.(?:"(?:[^"]|"")+"|[\w$]+))?)`
 // matches decides. Sources: PostgreSQL 15 documentation, "13.3.1
 // Table-Level Locks", and the pages of ALTER TABLE, CREATE INDEX, DROP
 // INDEX, REINDEX, CREATE TRIGGER, VACUUM, CLUSTER, REFRESH MATERIALIZED
-// VIEW and COMMENT.
-var lockRules = []lockRule{
-	{regexp.MustCompile(`^CREATE (?:UNIQUE )?INDEX CONCURRENTLY (?:IF NOT EXISTS )?(?:[\w$"]+ )?ON (?:ONLY )?` + lockName), ShareUpdateExclusive},
-	{regexp.MustCompile(`^CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?(?:[\w$"]+ )?ON (?:ONLY )?` + lockName), Share},
-	{regexp.MustCompile(`^DROP INDEX CONCURRENTLY (?:IF EXISTS )?` + lockName), ShareUpdateExclusive},
-	{regexp.MustCompile(`^DROP INDEX (?:IF EXISTS )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?(?:TABLE|INDEX) CONCURRENTLY ` + lockName), ShareUpdateExclusive},
-	{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?TABLE ` + lockName), Share},
-	{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?INDEX ` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:ADD (?:CONSTRAINT [\w$"]+ )?FOREIGN KEY|VALIDATE CONSTRAINT)`), ""}, // decided below
-	{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:SET STATISTICS|ALTER (?:COLUMN )?[\w$"]+ SET STATISTICS|ALTER (?:COLUMN )?[\w$"]+ (?:SET|RESET) \(|SET \(|RESET \(|CLUSTER ON|SET WITHOUT CLUSTER|ATTACH PARTITION|DETACH PARTITION [\w$".]+ CONCURRENTLY)`), ShareUpdateExclusive},
-	{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:ENABLE|DISABLE) (?:ALWAYS |REPLICA )?TRIGGER`), ShareRowExclusive},
-	{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^ALTER INDEX (?:IF EXISTS )?` + lockName + ` (?:RENAME|SET \(|RESET \(|ALTER (?:COLUMN )?\w+ SET STATISTICS)`), ShareUpdateExclusive},
-	{regexp.MustCompile(`^ALTER INDEX (?:IF EXISTS )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^DROP (?:TABLE|VIEW|MATERIALIZED VIEW|SEQUENCE) (?:IF EXISTS )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^TRUNCATE (?:TABLE )?(?:ONLY )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^VACUUM (?:\([^)]*FULL[^)]*\)|FULL)`), AccessExclusive},
-	{regexp.MustCompile(`^(?:VACUUM|ANALYZE)\b`), ShareUpdateExclusive},
-	{regexp.MustCompile(`^CLUSTER\b(?: (?:VERBOSE )?` + lockName + `)?`), AccessExclusive},
-	{regexp.MustCompile(`^REFRESH MATERIALIZED VIEW CONCURRENTLY ` + lockName), Exclusive},
-	{regexp.MustCompile(`^REFRESH MATERIALIZED VIEW ` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^CREATE (?:OR REPLACE )?(?:CONSTRAINT )?TRIGGER [\w$"]+ .*? ON ` + lockName), ShareRowExclusive},
-	{regexp.MustCompile(`^DROP TRIGGER (?:IF EXISTS )?[\w$"]+ ON ` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^COMMENT ON (?:TABLE|COLUMN) ` + lockName), ShareUpdateExclusive},
-	{regexp.MustCompile(`^LOCK (?:TABLE )?(?:ONLY )?` + lockName + ` IN ([A-Z ]+?) MODE`), "?"},
-	{regexp.MustCompile(`^LOCK (?:TABLE )?(?:ONLY )?` + lockName), AccessExclusive},
-	{regexp.MustCompile(`^(?:INSERT INTO|UPDATE|DELETE FROM|MERGE INTO) (?:ONLY )?` + lockName), RowExclusive},
-	{regexp.MustCompile(`^SELECT\b`), AccessShare},
-}
+// VIEW and COMMENT. They are compiled on first use, not when the program
+// starts.
+var lockRules = sync.OnceValue(func() []lockRule {
+	return []lockRule{
+		{regexp.MustCompile(`^CREATE (?:UNIQUE )?INDEX CONCURRENTLY (?:IF NOT EXISTS )?(?:[\w$"]+ )?ON (?:ONLY )?` + lockName), ShareUpdateExclusive},
+		{regexp.MustCompile(`^CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?(?:[\w$"]+ )?ON (?:ONLY )?` + lockName), Share},
+		{regexp.MustCompile(`^DROP INDEX CONCURRENTLY (?:IF EXISTS )?` + lockName), ShareUpdateExclusive},
+		{regexp.MustCompile(`^DROP INDEX (?:IF EXISTS )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?(?:TABLE|INDEX) CONCURRENTLY ` + lockName), ShareUpdateExclusive},
+		{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?TABLE ` + lockName), Share},
+		{regexp.MustCompile(`^REINDEX (?:\([^)]*\) )?INDEX ` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:ADD (?:CONSTRAINT [\w$"]+ )?FOREIGN KEY|VALIDATE CONSTRAINT)`), ""}, // decided below
+		{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:SET STATISTICS|ALTER (?:COLUMN )?[\w$"]+ SET STATISTICS|ALTER (?:COLUMN )?[\w$"]+ (?:SET|RESET) \(|SET \(|RESET \(|CLUSTER ON|SET WITHOUT CLUSTER|ATTACH PARTITION|DETACH PARTITION [\w$".]+ CONCURRENTLY)`), ShareUpdateExclusive},
+		{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName + ` (?:ENABLE|DISABLE) (?:ALWAYS |REPLICA )?TRIGGER`), ShareRowExclusive},
+		{regexp.MustCompile(`^ALTER TABLE (?:IF EXISTS )?(?:ONLY )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^ALTER INDEX (?:IF EXISTS )?` + lockName + ` (?:RENAME|SET \(|RESET \(|ALTER (?:COLUMN )?\w+ SET STATISTICS)`), ShareUpdateExclusive},
+		{regexp.MustCompile(`^ALTER INDEX (?:IF EXISTS )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^DROP (?:TABLE|VIEW|MATERIALIZED VIEW|SEQUENCE) (?:IF EXISTS )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^TRUNCATE (?:TABLE )?(?:ONLY )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^VACUUM (?:\([^)]*FULL[^)]*\)|FULL)`), AccessExclusive},
+		{regexp.MustCompile(`^(?:VACUUM|ANALYZE)\b`), ShareUpdateExclusive},
+		{regexp.MustCompile(`^CLUSTER\b(?: (?:VERBOSE )?` + lockName + `)?`), AccessExclusive},
+		{regexp.MustCompile(`^REFRESH MATERIALIZED VIEW CONCURRENTLY ` + lockName), Exclusive},
+		{regexp.MustCompile(`^REFRESH MATERIALIZED VIEW ` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^CREATE (?:OR REPLACE )?(?:CONSTRAINT )?TRIGGER [\w$"]+ .*? ON ` + lockName), ShareRowExclusive},
+		{regexp.MustCompile(`^DROP TRIGGER (?:IF EXISTS )?[\w$"]+ ON ` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^COMMENT ON (?:TABLE|COLUMN) ` + lockName), ShareUpdateExclusive},
+		{regexp.MustCompile(`^LOCK (?:TABLE )?(?:ONLY )?` + lockName + ` IN ([A-Z ]+?) MODE`), "?"},
+		{regexp.MustCompile(`^LOCK (?:TABLE )?(?:ONLY )?` + lockName), AccessExclusive},
+		{regexp.MustCompile(`^(?:INSERT INTO|UPDATE|DELETE FROM|MERGE INTO) (?:ONLY )?` + lockName), RowExclusive},
+		{regexp.MustCompile(`^SELECT\b`), AccessShare},
+	}
+})
 
-var referencesRe = regexp.MustCompile(`\bREFERENCES ` + lockName)
+var referencesRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bREFERENCES ` + lockName) })
 
 // postgresLock is the strongest table-level lock the statement takes on a
 // table that exists, and that table ("" for none): a deterministic reading
@@ -77,7 +81,7 @@ var referencesRe = regexp.MustCompile(`\bREFERENCES ` + lockName)
 // EXCLUSIVE a foreign key takes on the table it references.
 func postgresLock(sql string) (lock, table string) {
 	s := strings.ToUpper(strings.Join(strings.Fields(stripLeadingComments(sql)), " "))
-	for _, r := range lockRules {
+	for _, r := range lockRules() {
 		m := r.re.FindStringSubmatch(s)
 		if m == nil {
 			continue
@@ -99,7 +103,7 @@ func postgresLock(sql string) (lock, table string) {
 		return r.lock, table
 	}
 	if strings.HasPrefix(s, "CREATE TABLE") || strings.HasPrefix(s, "CREATE UNLOGGED TABLE") {
-		if m := referencesRe.FindStringSubmatch(s); m != nil {
+		if m := referencesRe().FindStringSubmatch(s); m != nil {
 			return ShareRowExclusive, originalCase(sql, m[1])
 		}
 	}

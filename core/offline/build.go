@@ -547,7 +547,7 @@ func (b *builder) supports(from, to int) bool {
 	any := false
 	for k := from; k < to; k++ {
 		t := b.a.toks[k]
-		if fillers[t.low] {
+		if lexicon().fillers[t.low] {
 			continue
 		}
 		ok := false
@@ -594,7 +594,7 @@ func (b *builder) checkExplained() string {
 				bad = append(bad, t.raw)
 				continue
 			}
-			if fillers[t.low] || fillerStems[t.stem] {
+			if lexicon().fillers[t.low] || lexicon().fillerStems[t.stem] {
 				continue
 			}
 			if b.supports(i, i+1) {

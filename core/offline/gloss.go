@@ -111,7 +111,7 @@ func (ix *index) linkWordValues(a *analysis) {
 		}
 		// A word that names a table or column is that name ("staff",
 		// "size"), not a code its synonyms or letters happen to spell.
-		if ix.schemaWord(t.stem) || fillers[t.low] {
+		if ix.schemaWord(t.stem) || lexicon().fillers[t.low] {
 			continue
 		}
 		var m *mention
@@ -140,7 +140,7 @@ func (ix *index) linkWordValues(a *analysis) {
 				add(g.ref, 1)
 			}
 		}
-		for _, gi := range synGroup[t.stem] {
+		for _, gi := range lexicon().synGroup[t.stem] {
 			for _, w := range synonymGroups[gi] {
 				for _, r := range ix.values.byKey[stem(w)] {
 					// The synonym itself, not a word sharing its stem

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/text"
 )
@@ -335,40 +336,51 @@ var distinctWords = map[string]bool{"distinct": true, "different": true, "unique
 // Negations the planner does not try to read.
 var negations = map[string]bool{"not": true, "never": true, "except": true, "excluding": true, "exclude": true, "neither": true, "nor": true, "non": true}
 
-var (
-	fillers     = map[string]bool{}
-	fillerStems = map[string]bool{}
+// lexiconTables are the stemmed forms of the planner's word lists.
+type lexiconTables struct {
+	fillers     map[string]bool
+	fillerStems map[string]bool
 	// lexiconStems: the stem of each word of the planner's own vocabulary
 	// that has a single such word.
-	lexiconStems = map[string]string{}
-	synGroup     = map[string][]int{} // stem → synonym group ids
-	conceptStems = map[concept]map[string]bool{}
-)
+	lexiconStems map[string]string
+	synGroup     map[string][]int // stem → synonym group ids
+	conceptStems map[concept]map[string]bool
+}
 
-func init() {
+// lexicon stems the word lists the first time the planner needs them, not
+// when the program starts: every command links the planner, and stemming
+// every list takes milliseconds.
+var lexicon = sync.OnceValue(func() *lexiconTables {
+	l := &lexiconTables{
+		fillers:      map[string]bool{},
+		fillerStems:  map[string]bool{},
+		lexiconStems: map[string]string{},
+		synGroup:     map[string][]int{},
+		conceptStems: map[concept]map[string]bool{},
+	}
 	for _, w := range fillerWords {
-		fillers[w] = true
-		fillerStems[stem(w)] = true
+		l.fillers[w] = true
+		l.fillerStems[stem(w)] = true
 	}
 	for i, g := range synonymGroups {
 		for _, w := range g {
 			s := stem(w)
-			if !containsInt(synGroup[s], i) {
-				synGroup[s] = append(synGroup[s], i)
+			if !containsInt(l.synGroup[s], i) {
+				l.synGroup[s] = append(l.synGroup[s], i)
 			}
 		}
 	}
 	seen := map[string]int{}
 	for _, w := range lexiconWords() {
 		st := stem(w)
-		if lexiconStems[st] != w {
+		if l.lexiconStems[st] != w {
 			seen[st]++
 		}
-		lexiconStems[st] = w
+		l.lexiconStems[st] = w
 	}
 	for st, n := range seen {
 		if n > 1 {
-			delete(lexiconStems, st)
+			delete(l.lexiconStems, st)
 		}
 	}
 	for c, ws := range conceptWords {
@@ -376,9 +388,10 @@ func init() {
 		for _, w := range ws {
 			m[stem(w)] = true
 		}
-		conceptStems[c] = m
+		l.conceptStems[c] = m
 	}
-}
+	return l
+})
 
 func containsInt(xs []int, x int) bool {
 	for _, y := range xs {
@@ -391,8 +404,8 @@ func containsInt(xs []int, x int) bool {
 
 // synonymous reports whether two stems share a synonym group.
 func synonymous(a, b string) bool {
-	for _, g := range synGroup[a] {
-		if containsInt(synGroup[b], g) {
+	for _, g := range lexicon().synGroup[a] {
+		if containsInt(lexicon().synGroup[b], g) {
 			return true
 		}
 	}

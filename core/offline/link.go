@@ -461,7 +461,7 @@ func (a *analysis) markCues() {
 		}
 	}
 	for i := 0; i < n; i++ {
-		if a.cues[i] == cueNone && t[i].quote == 0 && (fillers[t[i].low] || t[i].sym) {
+		if a.cues[i] == cueNone && t[i].quote == 0 && (lexicon().fillers[t[i].low] || t[i].sym) {
 			a.cues[i] = cueFiller
 		}
 	}
@@ -678,7 +678,7 @@ func (ix *index) linkValues(a *analysis) {
 						enum = true
 					}
 				}
-				if !enum && !w.upper && (fillers[w.low] || fillerStems[w.stem]) {
+				if !enum && !w.upper && (lexicon().fillers[w.low] || lexicon().fillerStems[w.stem]) {
 					continue
 				}
 				// "shipping cost", "ship country": the word starts or ends a
@@ -1008,7 +1008,7 @@ func (ix *index) linkSchema(a *analysis) {
 			// only when it is the column's whole name.
 			allFiller := true
 			for k := i; k < i+l; k++ {
-				if !fillers[t[k].low] {
+				if !lexicon().fillers[t[k].low] {
 					allFiller = false
 				}
 			}
@@ -1293,7 +1293,7 @@ func (ix *index) schemaCands(span []token) []*cand {
 	var out []*cand
 	var content []token
 	for _, t := range span {
-		if !fillers[t.low] || ix.schemaWord(t.stem) {
+		if !lexicon().fillers[t.low] || ix.schemaWord(t.stem) {
 			content = append(content, t)
 		}
 	}
@@ -1697,7 +1697,7 @@ func (a *analysis) eventDates() {
 func (ix *index) linkRelated(a *analysis) {
 	for i, t := range a.toks {
 		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 4 ||
-			fillers[t.low] || fillerStems[t.stem] || functionWords[t.low] {
+			lexicon().fillers[t.low] || lexicon().fillerStems[t.stem] || functionWords[t.low] {
 			continue
 		}
 		var best []*cand
@@ -1757,7 +1757,7 @@ func (a *analysis) findUnknown() {
 		if a.cues[i] != cueNone {
 			continue
 		}
-		if fillers[t.low] || fillerStems[t.stem] {
+		if lexicon().fillers[t.low] || lexicon().fillerStems[t.stem] {
 			continue
 		}
 		// "the company", "our college", "the fleet": a word the schema
@@ -1802,7 +1802,7 @@ func (ix *index) correct(toks []token) []token {
 		// Names (capitalised: "German") and known irregular forms
 		// ("died") are words, not typing errors.
 		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.vocab[t.low] || ix.schemaWord(t.stem) ||
-			fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) {
+			lexicon().fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) {
 			continue
 		}
 		if t.upper {
@@ -1819,12 +1819,12 @@ func (ix *index) correct(toks []token) []token {
 			}
 			continue
 		}
-		if w, ok := lexiconStems[t.stem]; ok {
+		if w, ok := lexicon().lexiconStems[t.stem]; ok {
 			// "befor": the planner's own word with a letter lost.
 			toks[i].low = w
 			continue
 		}
-		if fillerStems[t.stem] {
+		if lexicon().fillerStems[t.stem] {
 			continue
 		}
 		maxD := 1

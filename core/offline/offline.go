@@ -201,7 +201,7 @@ func schemaWords(s *schema) (map[string]bool, map[string]bool) {
 	words, tables := map[string]bool{}, map[string]bool{}
 	addTo := func(m map[string]bool, w string) {
 		m[w] = true
-		for _, g := range synGroup[w] {
+		for _, g := range lexicon().synGroup[w] {
 			for _, o := range synonymGroups[g] {
 				m[stem(o)] = true
 			}
@@ -348,7 +348,7 @@ func chooseOption(asked string, options []string, reply string) string {
 	toks := tokenize(reply)
 	var content []token
 	for _, t := range toks {
-		if !fillers[t.low] && t.low != "one" && t.low != "please" {
+		if !lexicon().fillers[t.low] && t.low != "one" && t.low != "please" {
 			content = append(content, t)
 		}
 	}

@@ -145,11 +145,11 @@ func (ix *index) linkPartialValues(a *analysis) {
 	}
 	for i := range t {
 		// A telling word: one no table, column or filler names.
-		if !free(i) || t[i].isNum || len(t[i].low) < 3 || ix.schemaWord(t[i].stem) || fillers[t[i].low] || fillerStems[t[i].stem] ||
+		if !free(i) || t[i].isNum || len(t[i].low) < 3 || ix.schemaWord(t[i].stem) || lexicon().fillers[t[i].low] || lexicon().fillerStems[t[i].stem] ||
 			personWords[t[i].low] || genderWords[t[i].low] != nil || a.cues[i] != cueNone {
 			continue
 		}
-		if ix.values.byKey[t[i].stem] != nil || synGroup[t[i].stem] != nil || lexiconStems[t[i].stem] != "" {
+		if ix.values.byKey[t[i].stem] != nil || lexicon().synGroup[t[i].stem] != nil || lexicon().lexiconStems[t[i].stem] != "" {
 			// A whole value (linkValues has read it, or not, for a
 			// reason) or a word of the planner's own vocabulary.
 			continue

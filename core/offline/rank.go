@@ -594,7 +594,7 @@ func conceptColumn(t *tableInfo, sup superlative, b *builder) *colInfo {
 	case conceptAny:
 		return nil
 	}
-	stemsOf := conceptStems[sup.c]
+	stemsOf := lexicon().conceptStems[sup.c]
 	var best *colInfo
 	bestScore := 0
 	for _, c := range t.cols {
@@ -631,7 +631,7 @@ func isBirth(c *colInfo) bool {
 		return false
 	}
 	for _, w := range c.words {
-		if conceptStems[conceptAge][w] {
+		if lexicon().conceptStems[conceptAge][w] {
 			return true
 		}
 	}
@@ -647,7 +647,7 @@ func salesColumn(t *tableInfo) *colInfo {
 				continue
 			}
 			for _, w := range c.words {
-				if conceptStems[conceptSales][w] {
+				if lexicon().conceptStems[conceptSales][w] {
 					return c
 				}
 			}

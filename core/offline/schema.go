@@ -430,7 +430,7 @@ func commentWords(c string) []string {
 	}
 	var out []string
 	for _, t := range tokenize(c) {
-		if t.sym || t.isNum || fillers[t.low] || len(t.low) < 3 {
+		if t.sym || t.isNum || lexicon().fillers[t.low] || len(t.low) < 3 {
 			continue
 		}
 		out = append(out, t.stem)

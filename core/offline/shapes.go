@@ -427,7 +427,7 @@ func (b *builder) defaultMoney() (*colInfo, int) {
 		if a.at[i] >= 0 || a.cues[i] != cueNone && a.cues[i] != cueFiller {
 			continue
 		}
-		if conceptStems[conceptPrice][t.stem] || synonymous(t.stem, stem("price")) || synonymous(t.stem, stem("amount")) {
+		if lexicon().conceptStems[conceptPrice][t.stem] || synonymous(t.stem, stem("price")) || synonymous(t.stem, stem("amount")) {
 			word = i
 			break
 		}
@@ -455,7 +455,7 @@ func (b *builder) defaultMoney() (*colInfo, int) {
 			}
 			money := false
 			for _, w := range c.words {
-				if conceptStems[conceptPrice][w] {
+				if lexicon().conceptStems[conceptPrice][w] {
 					money = true
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tablewise/tablewise/core/catalog"
@@ -147,9 +148,13 @@ type example struct {
 // maxExampleColumns bounds the sampled examples on one card.
 const maxExampleColumns = 3
 
-var categoricalName = regexp.MustCompile(`(?i)(status|type|kind|channel|category|state|level|lang|currency|country|gender|role|method|mode|tier|segment|genre|unit)`)
+var categoricalName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(status|type|kind|channel|category|state|level|lang|currency|country|gender|role|method|mode|tier|segment|genre|unit)`)
+})
 
-var dateLike = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+var dateLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+})
 
 // examples picks what a card shows of a table's values: every CHECK … IN
 // list, then sampled values of up to three columns, categorical-looking
@@ -195,7 +200,7 @@ func examples(t *catalog.Table) []example {
 				long = true
 				break
 			}
-			if dateLike.MatchString(s) {
+			if dateLike().MatchString(s) {
 				date = true
 			}
 			if !slices.Contains(vals, s) {
@@ -207,7 +212,7 @@ func examples(t *catalog.Table) []example {
 		}
 		rank := 2
 		switch {
-		case categoricalName.MatchString(c.Name):
+		case categoricalName().MatchString(c.Name):
 			rank = 0
 		case date:
 			rank, vals = 1, vals[:1]
@@ -268,7 +273,7 @@ func CategoryColumns(t *catalog.Table) []string {
 	}
 	fks := fkColumns(t)
 	for i, c := range t.Columns {
-		if _, ok := allowed[c.Name]; ok || c.PK > 0 || !categoricalName.MatchString(c.Name) {
+		if _, ok := allowed[c.Name]; ok || c.PK > 0 || !categoricalName().MatchString(c.Name) {
 			continue
 		}
 		if _, ok := fks[strings.ToLower(c.Name)]; ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -28,19 +29,21 @@ func (f Flag) String() string {
 
 // injection matches phrases that try to steer a model. It is a tripwire,
 // not a filter: flagged rows are still returned.
-var injection = regexp.MustCompile(`(?i)` + strings.Join([]string{
-	`\bignore\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|messages?|rules|directions|context)`,
-	`\bignore\s+(?:all|everything)\s+(?:above|before)`,
-	`\bdisregard\s+(?:all\s+|any\s+|the\s+|your\s+|everything\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+|preceding\s+)?(?:instructions?|prompts?|rules|guidelines|messages?|above|context)`,
-	`\bforget\s+(?:all\s+|everything\s+|your\s+)?(?:previous\s+|prior\s+|earlier\s+)?(?:instructions|rules|you\s+were\s+told)`,
-	`\bsystem\s+prompt\b`,
-	`\byou\s+are\s+now\b`,
-	`\bnew\s+instructions\s*:`,
-	`\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+(?:hidden\s+|initial\s+|original\s+)?(?:prompt|instructions)`,
-	`\btell\s+the\s+(?:user|human)\s+to\b`,
-	`\b(?:do\s+not|don't)\s+tell\s+the\s+user\b`,
-	`<\|im_start\|>|<\|system\|>|\[/?INST\]|<</?SYS>>|</?system>`,
-}, "|"))
+var injection = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)` + strings.Join([]string{
+		`\bignore\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|messages?|rules|directions|context)`,
+		`\bignore\s+(?:all|everything)\s+(?:above|before)`,
+		`\bdisregard\s+(?:all\s+|any\s+|the\s+|your\s+|everything\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+|preceding\s+)?(?:instructions?|prompts?|rules|guidelines|messages?|above|context)`,
+		`\bforget\s+(?:all\s+|everything\s+|your\s+)?(?:previous\s+|prior\s+|earlier\s+)?(?:instructions|rules|you\s+were\s+told)`,
+		`\bsystem\s+prompt\b`,
+		`\byou\s+are\s+now\b`,
+		`\bnew\s+instructions\s*:`,
+		`\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+(?:hidden\s+|initial\s+|original\s+)?(?:prompt|instructions)`,
+		`\btell\s+the\s+(?:user|human)\s+to\b`,
+		`\b(?:do\s+not|don't)\s+tell\s+the\s+user\b`,
+		`<\|im_start\|>|<\|system\|>|\[/?INST\]|<</?SYS>>|</?system>`,
+	}, "|"))
+})
 
 // maxScan bounds how much of one value is scanned.
 const maxScan = 64 << 10
@@ -59,7 +62,7 @@ func ScanText(s string) string {
 	if !hasAnchor(s) {
 		return ""
 	}
-	return injection.FindString(s)
+	return injection().FindString(s)
 }
 
 // hasAnchor reports whether s contains one of the anchors, ignoring ASCII

@@ -59,7 +59,7 @@ func TestAnchorsCoverEveryPattern(t *testing.T) {
 		"tell the user to drop it", "Don't tell the user", "<|im_start|>", "[INST] do it [/INST]", "<<SYS>> x <</SYS>>", "<system>x</system>",
 	}
 	for _, s := range flagged {
-		if injection.FindString(s) == "" {
+		if injection().FindString(s) == "" {
 			t.Errorf("the regexp does not flag %q; fix the example", s)
 			continue
 		}

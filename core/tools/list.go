@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
@@ -140,12 +141,14 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-var fromJoin = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+("(?:[^"]|"")+"|\[[^\]]+\]|` + "`[^`]+`" + `|[\p{L}_][\p{L}\p{N}_$]*)`)
+var fromJoin = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+("(?:[^"]|"")+"|\[[^\]]+\]|` + "`[^`]+`" + `|[\p{L}_][\p{L}\p{N}_$]*)`)
+})
 
 // viewReads names the tables and views a view's definition reads from.
 func viewReads(dl engine.Dialect, cat *catalog.Catalog, t *catalog.Table) []string {
 	var out []string
-	for _, m := range fromJoin.FindAllStringSubmatch(t.SQL, -1) {
+	for _, m := range fromJoin().FindAllStringSubmatch(t.SQL, -1) {
 		if r := cat.Table(catalog.Unquote(m[1])); r != nil && r != t {
 			out = appendUnique(out, dl.QuoteIdentIfNeeded(r.Name))
 		}
