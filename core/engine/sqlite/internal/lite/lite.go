@@ -54,6 +54,10 @@ func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.Msg, e.Code) }
 type Conn struct {
 	tls *libc.TLS
 	db  uintptr
+
+	// halts counts the InterruptAfters of c that have fired and are not
+	// yet stopped; while it is above zero no statement of c steps.
+	halts atomic.Int32
 }
 
 // Open opens a connection to uri (a "file:" URI) with the given
@@ -202,6 +206,11 @@ func (s *Stmt) DeclType(i int) string {
 // Step advances to the next row. It returns false, nil when the statement is
 // done.
 func (s *Stmt) Step() (bool, error) {
+	if s.c.halts.Load() > 0 {
+		// An interrupt reaches only a running statement: one that starts
+		// after the deadline would answer.
+		return false, &Error{Code: CodeInterrupt, Ext: CodeInterrupt, Msg: "interrupted"}
+	}
 	switch rc := sqlite3.Xsqlite3_step(s.c.tls, s.p); rc {
 	case sqlite3.SQLITE_ROW:
 		return true, nil
@@ -451,13 +460,18 @@ func cptr(p uintptr) unsafe.Pointer { return unsafe.Add(nil, p) }
 // InterruptAfter interrupts c's running statement once d has passed or
 // ctx is done, and keeps interrupting every few milliseconds until stop is
 // called (SQLite forgets an interrupt that arrives before a statement
-// starts running). Until then it costs a runtime timer and a context
-// callback, no goroutine: a statement that ends in time never starts one.
-// stop waits for the interrupting goroutine to end, so no interrupt can
+// starts running), and once it has fired no statement of c steps until
+// stop is called: it fails as interrupted. Until then it costs a runtime
+// timer and a context callback, no goroutine: a statement that ends in
+// time never starts one. A ctx already ended, or d not positive, fires at
+// once. stop waits for the interrupting goroutine to end, so no interrupt can
 // reach a later statement, and reports whether the deadline (or ctx)
 // fired; it may be called more than once.
 func (c *Conn) InterruptAfter(d time.Duration, ctx context.Context) (stop func() bool) {
 	it := &interrupter{c: c, quit: make(chan struct{})}
+	if d <= 0 || ctx.Err() != nil {
+		it.fire()
+	}
 	t := time.AfterFunc(d, it.fire)
 	unhook := context.AfterFunc(ctx, it.fire)
 	var once sync.Once
@@ -472,6 +486,7 @@ func (c *Conn) InterruptAfter(d time.Duration, ctx context.Context) (stop func()
 			if done != nil {
 				close(it.quit)
 				<-done
+				c.halts.Add(-1)
 			}
 		})
 		it.mu.Lock()
@@ -499,6 +514,7 @@ func (it *interrupter) fire() {
 		return
 	}
 	it.fired = true
+	it.c.halts.Add(1)
 	it.done = make(chan struct{})
 	go func() {
 		defer close(it.done)

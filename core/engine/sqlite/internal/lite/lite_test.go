@@ -152,3 +152,39 @@ func TestInterruptAfter(t *testing.T) {
 		t.Fatalf("a statement after a stopped deadline: %v", err)
 	}
 }
+
+// Once an InterruptAfter has fired, no statement of its connection runs,
+// however short, until it is stopped: an interrupt reaches only a running
+// statement, so a quick statement started after the deadline or on a
+// context that had already ended would otherwise answer (a sequence of
+// them, such as a rehearsed script, would run on past its deadline).
+func TestNothingRunsAfterTheInterrupt(t *testing.T) {
+	c, err := Open("file:"+filepath.Join(t.TempDir(), "i.db")+"?mode=rwc", OpenURI|OpenNoMutex|0x2|0x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		d    time.Duration
+		ctx  context.Context
+	}{{"ended context", time.Hour, ended}, {"deadline passed", time.Millisecond, context.Background()}} {
+		stop := c.InterruptAfter(tc.d, tc.ctx)
+		time.Sleep(20 * time.Millisecond) // past the deadline
+		for i := range 3 {
+			err := c.Exec("SELECT 1")
+			var le *Error
+			if !asError(err, &le) || le.Code != CodeInterrupt {
+				t.Errorf("%s: statement %d after the interrupt: %v", tc.name, i, err)
+			}
+		}
+		if !stop() {
+			t.Errorf("%s: stop reports nothing fired", tc.name)
+		}
+		if err := c.Exec("SELECT 1"); err != nil {
+			t.Errorf("%s: a statement after stop: %v", tc.name, err)
+		}
+	}
+}
