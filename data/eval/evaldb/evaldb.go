@@ -38,6 +38,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/data/internal/sqlitefile"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -113,7 +114,9 @@ func BuildTemp(t testing.TB) map[string]string {
 }
 
 func write(path string, fn func(*builder)) (err error) {
-	db, err := sql.Open("sqlite", path)
+	// With foreign_keys on, a row whose declared reference points nowhere
+	// fails its INSERT, so a generator bug cannot produce dangling keys.
+	db, err := sqlitefile.Open(path, "PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA foreign_keys = ON")
 	if err != nil {
 		return err
 	}
@@ -122,14 +125,6 @@ func write(path string, fn func(*builder)) (err error) {
 			err = cerr
 		}
 	}()
-	db.SetMaxOpenConns(1) // PRAGMAs are per connection
-	// With foreign_keys on, a row whose declared reference points nowhere
-	// fails its INSERT, so a generator bug cannot produce dangling keys.
-	for _, q := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA foreign_keys = ON"} {
-		if _, err := db.Exec(q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
-	}
 	tx, err := db.Begin()
 	if err != nil {
 		return err

@@ -6,12 +6,12 @@
 package sampledb
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/tablewise/tablewise/data/internal/sqlitefile"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -38,7 +38,12 @@ func Write(path string) error {
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func writeDB(path string, ds *dataset) (err error) {
-	db, err := sql.Open("sqlite", path)
+	db, err := sqlitefile.Open(path,
+		"PRAGMA page_size = 4096", // before the first table exists
+		"PRAGMA journal_mode = DELETE",
+		"PRAGMA foreign_keys = ON",
+		"PRAGMA user_version = 1",
+	)
 	if err != nil {
 		return err
 	}
@@ -47,18 +52,6 @@ func writeDB(path string, ds *dataset) (err error) {
 			err = cerr
 		}
 	}()
-	// PRAGMAs are per connection: keep exactly one.
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{
-		"PRAGMA page_size = 4096", // before the first table exists
-		"PRAGMA journal_mode = DELETE",
-		"PRAGMA foreign_keys = ON",
-		"PRAGMA user_version = 1",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
-	}
 
 	tx, err := db.Begin()
 	if err != nil {
