@@ -6,6 +6,7 @@
 package sampledb
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -37,22 +38,18 @@ func Write(path string) error {
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-func writeDB(path string, ds *dataset) (err error) {
-	db, err := sqlitefile.Open(path,
+func writeDB(path string, ds *dataset) error {
+	pragmas := []string{
 		"PRAGMA page_size = 4096", // before the first table exists
 		"PRAGMA journal_mode = DELETE",
 		"PRAGMA foreign_keys = ON",
 		"PRAGMA user_version = 1",
-	)
-	if err != nil {
-		return err
 	}
-	defer func() {
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-	}()
+	return sqlitefile.Fill(path, pragmas, func(db *sql.DB) error { return fill(db, ds) })
+}
 
+// fill writes ds into the empty database db and checks the result.
+func fill(db *sql.DB, ds *dataset) (err error) {
 	tx, err := db.Begin()
 	if err != nil {
 		return err

@@ -24,3 +24,18 @@ func Open(path string, pragmas ...string) (*sql.DB, error) {
 	}
 	return db, nil
 }
+
+// Fill opens the database at path as Open does, calls fill with it and
+// closes it; the error is fill's, or else the one from closing.
+func Fill(path string, pragmas []string, fill func(*sql.DB) error) (err error) {
+	db, err := Open(path, pragmas...)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	return fill(db)
+}
