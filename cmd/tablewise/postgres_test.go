@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
@@ -108,7 +107,7 @@ func TestPostgresCommands(t *testing.T) {
 // prints passes every check.
 func TestPostgresDoctorLeastPrivilege(t *testing.T) {
 	url := servers.Postgres(t)
-	a := pgAdmin(t, url)
+	a := servers.PostgresClient(t, url)
 	role := "tw_reader_" + strings.ToLower(strings.TrimPrefix(filepath.Base(strings.Split(url, "?")[0]), "tw_"))
 	role = role[:min(len(role), 60)]
 	dbName := strings.Split(filepath.Base(url), "?")[0]
@@ -194,7 +193,7 @@ func TestPostgresMCP(t *testing.T) {
 		t.Errorf("pg_sleep(30) after %s: %s", time.Since(start), resultText(res))
 	}
 	var running int
-	if err := pgAdmin(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%mcp_sleep_marker%' AND pid <> pg_backend_pid()").Scan(&running); err != nil || running != 0 {
+	if err := servers.PostgresClient(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%mcp_sleep_marker%' AND pid <> pg_backend_pid()").Scan(&running); err != nil || running != 0 {
 		t.Errorf("%d statement(s) still running (%v)", running, err)
 	}
 	res = mcptest.Call(t, c, "list_tables", nil)
@@ -236,15 +235,4 @@ func TestPostgresMCP(t *testing.T) {
 			}
 		}
 	}
-}
-
-// pgAdmin connects to url as the superuser, outside tablewise.
-func pgAdmin(t *testing.T, url string) *pgx.Conn {
-	t.Helper()
-	c, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(context.Background()) })
-	return c
 }
