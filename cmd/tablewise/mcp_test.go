@@ -47,13 +47,8 @@ func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Cli
 	hangUp = func() {
 		t.Helper()
 		stdinW.Close()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("runMCP: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("runMCP did not return when stdin closed")
+		if err := testdb.Within(t, 10*time.Second, func() error { return <-done }); err != nil {
+			t.Fatalf("runMCP after stdin closed: %v", err)
 		}
 		c.Close()
 	}
@@ -141,13 +136,8 @@ func TestMCPHTTP(t *testing.T) {
 	}
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runMCP: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("runMCP did not stop")
+	if err := testdb.Within(t, 10*time.Second, func() error { return <-done }); err != nil {
+		t.Fatalf("runMCP after cancel: %v", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // explorer is runTUI running in the background on a database, with a
@@ -54,13 +55,8 @@ func (e *explorer) waitOut(want string) {
 func (e *explorer) quit() {
 	e.t.Helper()
 	io.WriteString(e.in, "\x03")
-	select {
-	case err := <-e.done:
-		if err != nil {
-			e.t.Fatalf("runTUI: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		e.t.Fatal("ctrl+c did not quit")
+	if err := testdb.Within(e.t, 10*time.Second, func() error { return <-e.done }); err != nil {
+		e.t.Fatalf("runTUI after ctrl+c: %v", err)
 	}
 	e.in.Close()
 }
