@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -125,9 +124,7 @@ func TestDataFilesMCP(t *testing.T) {
 
 func TestDataFilesExplorer(t *testing.T) {
 	dataFiles(t)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	ctx := context.Background()
-	e := startExplorer(t, ctx, "orders.csv")
+	e := startExplorer(t, "orders.csv")
 	e.waitOut("orders")
 	io.WriteString(e.in, "SELECT max(amount) AS top_amount FROM orders\r")
 	e.waitOut("top_amount")
