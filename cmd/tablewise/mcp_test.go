@@ -55,6 +55,17 @@ func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Cli
 	return c, stderr, hangUp
 }
 
+// mcpSQL calls the run_sql tool with args and fails t unless the call is
+// refused (IsError) exactly when refused is true and its text contains
+// want.
+func mcpSQL(t *testing.T, c *client.Client, args map[string]any, refused bool, want string) {
+	t.Helper()
+	res := mcptest.Call(t, c, "run_sql", args)
+	if res.IsError != refused || !strings.Contains(resultText(res), want) {
+		t.Fatalf("run_sql %q: IsError %v, want %v: %s", args["sql"], res.IsError, refused, resultText(res))
+	}
+}
+
 func resultText(res *mcpgo.CallToolResult) string {
 	for _, c := range res.Content {
 		if tc, ok := mcpgo.AsTextContent(c); ok {
@@ -72,14 +83,8 @@ func TestMCPStdio(t *testing.T) {
 	if res.IsError || !strings.Contains(resultText(res), "fixture  fixture.db — 5 tables, 1 views, 15 rows") || !strings.Contains(resultText(res), "\nsample  sample-") {
 		t.Fatalf("list_databases: %s", resultText(res))
 	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"})
-	if res.IsError || !strings.Contains(resultText(res), "<<<rows\nn\n2400\n>>>") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`})
-	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
-		t.Fatalf("DELETE: %s", resultText(res))
-	}
+	mcpSQL(t, c, map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"}, false, "<<<rows\nn\n2400\n>>>")
+	mcpSQL(t, c, map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`}, true, "read-only")
 
 	hangUp()
 	if log := stderr.String(); !strings.Contains(log, "serving MCP on stdio") || !strings.Contains(log, "databases=fixture,sample") {

@@ -122,11 +122,8 @@ func TestMySQLMCPStdio(t *testing.T) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"})
-	if res.IsError || !strings.Contains(resultText(res), "n\n25\n") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
+	mcpSQL(t, c, map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"}, false, "n\n25\n")
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
 	if !res.IsError || !strings.Contains(resultText(res), "GET_LOCK") {
 		t.Errorf("GET_LOCK: %s", resultText(res))
 	}

@@ -168,18 +168,15 @@ func TestPostgresMCP(t *testing.T) {
 	}
 	defer c.Close()
 	mcptest.Initialize(t, c, "cmd-test")
-	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`})
-	if res.IsError || !strings.Contains(resultText(res), "AC/DC") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
+	mcpSQL(t, c, map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`}, false, "AC/DC")
 	for _, sql := range []string{"SELECT set_config('statement_timeout', '0', false)", "SELECT pg_advisory_lock(1)", "SET statement_timeout = 0"} {
-		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})
+		res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})
 		if !res.IsError || !strings.Contains(resultText(res), "not allowed") {
 			t.Errorf("%s: %s", sql, resultText(res))
 		}
 	}
 	for range 6 { // more calls than the pool has connections
-		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
+		res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
 		text := resultText(res)
 		if res.IsError || !strings.Contains(text, "\nt | locks\n5s | 0\n") {
 			t.Fatalf("a later call: %s", text)
@@ -188,7 +185,7 @@ func TestPostgresMCP(t *testing.T) {
 	// A slow statement after the attempts still stops at run_sql's
 	// deadline, and leaves nothing running on the server.
 	start := time.Now()
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
 	if !res.IsError || !strings.Contains(resultText(res), "deadline") || time.Since(start) > 8*time.Second {
 		t.Errorf("pg_sleep(30) after %s: %s", time.Since(start), resultText(res))
 	}
