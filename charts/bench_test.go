@@ -17,7 +17,11 @@ func BenchmarkPNGBar20(b *testing.B) {
 		rows = append(rows, query.Row{fmt.Sprintf("category %d", i+1), int64(1000 + (i*7919)%5000)})
 	}
 	res := result([]query.Column{{Name: "category", Type: "TEXT"}, {Name: "total", Type: "INTEGER"}}, rows)
-	spec := answer.ChartSpec{Kind: answer.KindBar, X: "category", Y: "total"}
+	benchPNG(b, answer.ChartSpec{Kind: answer.KindBar, X: "category", Y: "total"}, res)
+}
+
+// benchPNG measures drawing spec over res as a PNG with default options.
+func benchPNG(b *testing.B, spec answer.ChartSpec, res *query.Result) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,15 +32,7 @@ func BenchmarkPNGBar20(b *testing.B) {
 }
 
 func BenchmarkPNGLine100k(b *testing.B) {
-	res := longSeries(100_000)
-	spec := answer.ChartSpec{Kind: answer.KindLine, X: "tick", Y: "price"}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := PNG(ctx, spec, res, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPNG(b, answer.ChartSpec{Kind: answer.KindLine, X: "tick", Y: "price"}, longSeries(100_000))
 }
 
 func BenchmarkText(b *testing.B) {

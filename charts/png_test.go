@@ -84,37 +84,43 @@ func TestPNGGolden(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			got := renderGolden(t, c.spec, c.res())
-			path := filepath.Join("testdata", c.name+".png")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				// Goldens are stored small; only their pixels are compared.
-				var small bytes.Buffer
-				enc := png.Encoder{CompressionLevel: png.BestCompression}
-				if err := enc.Encode(&small, decodePNG(t, got)); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, small.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read golden (refresh with go test ./charts -update): %v", err)
-			}
-			gi, wi := decodePNG(t, got), decodePNG(t, want)
-			if gi.Bounds().Dx() != DefaultWidth || gi.Bounds().Dy() != DefaultHeight {
+			if gi := decodePNG(t, got); gi.Bounds().Dx() != DefaultWidth || gi.Bounds().Dy() != DefaultHeight {
 				t.Errorf("image is %v, want %dx%d", gi.Bounds().Size(), DefaultWidth, DefaultHeight)
 			}
-			if share := diffShare(gi, wi); share > maxDiffShare {
-				actual := filepath.Join(t.TempDir(), c.name+".png")
-				_ = os.WriteFile(actual, got, 0o644)
-				t.Errorf("%.2f%% of pixels differ from %s (more than %.1f%%); actual image: %s (refresh with go test ./charts -update)",
-					share*100, path, maxDiffShare*100, actual)
-			}
+			matchGolden(t, got, filepath.Join("testdata", c.name+".png"))
 		})
+	}
+}
+
+// matchGolden fails t when more than maxDiffShare of got's pixels differ
+// from the golden PNG at path. Under -update it writes the golden instead,
+// stored small: only its pixels are compared.
+func matchGolden(t *testing.T, got []byte, path string) {
+	t.Helper()
+	gi := decodePNG(t, got)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var small bytes.Buffer
+		enc := png.Encoder{CompressionLevel: png.BestCompression}
+		if err := enc.Encode(&small, gi); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, small.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (refresh with go test ./charts -update): %v", err)
+	}
+	if share := diffShare(gi, decodePNG(t, want)); share > maxDiffShare {
+		actual := filepath.Join(t.TempDir(), filepath.Base(path))
+		_ = os.WriteFile(actual, got, 0o644)
+		t.Errorf("%.2f%% of pixels differ from %s (more than %.1f%%); actual image: %s (refresh with go test ./charts -update)",
+			share*100, path, maxDiffShare*100, actual)
 	}
 }
 

@@ -1,10 +1,7 @@
 package charts
 
 import (
-	"bytes"
 	"context"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -54,26 +51,7 @@ func TestSampleGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "sample_"+c.name+".png")
-			if *update {
-				var small bytes.Buffer
-				if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&small, decodePNG(t, got)); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, small.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (refresh with go test ./charts -update): %v", err)
-			}
-			if share := diffShare(decodePNG(t, got), decodePNG(t, want)); share > maxDiffShare {
-				actual := filepath.Join(t.TempDir(), "sample_"+c.name+".png")
-				_ = os.WriteFile(actual, got, 0o644)
-				t.Errorf("%.2f%% of pixels differ from %s; actual image: %s", share*100, golden, actual)
-			}
+			matchGolden(t, got, filepath.Join("testdata", "sample_"+c.name+".png"))
 		})
 	}
 }

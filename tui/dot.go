@@ -256,12 +256,21 @@ func (a *App) showListing(label string, cols []query.Column, rows []query.Row) {
 	a.setFocus(paneResults)
 }
 
-// catalogOrWait returns the catalog, or says it is still being read.
-func (a *App) catalogOrWait() *catalog.Catalog {
+// matchingTables returns the tables and views whose names match the
+// pattern in args (likeMatcher), in catalog order; ok is false, and the
+// status says so, while the catalog is still being read.
+func (a *App) matchingTables(args []string) (tables []*catalog.Table, ok bool) {
 	if a.cat == nil {
 		a.status.SetMessage(statusbar.Info, "the schema is still being read — try again in a moment")
+		return nil, false
 	}
-	return a.cat
+	match := likeMatcher(args)
+	for _, t := range a.cat.Tables {
+		if match(t.Name) {
+			tables = append(tables, t)
+		}
+	}
+	return tables, true
 }
 
 // likeMatcher matches names the way sqlite3's .tables PATTERN does: LIKE,
@@ -288,17 +297,13 @@ func likeMatcher(args []string) func(string) bool {
 }
 
 func (a *App) dotTables(args []string) tea.Cmd {
-	cat := a.catalogOrWait()
-	if cat == nil {
+	tables, ok := a.matchingTables(args)
+	if !ok {
 		return nil
 	}
-	match := likeMatcher(args)
 	cols := []query.Column{{Name: "name", Type: "TEXT"}, {Name: "type", Type: "TEXT"}, {Name: "rows", Type: "INTEGER"}, {Name: "columns", Type: "INTEGER"}}
 	var rows []query.Row
-	for _, t := range cat.Tables {
-		if !match(t.Name) {
-			continue
-		}
+	for _, t := range tables {
 		var n any
 		if t.RowCount >= 0 && !t.RowCountEstimated {
 			n = t.RowCount
@@ -314,18 +319,12 @@ func (a *App) dotTables(args []string) tea.Cmd {
 }
 
 func (a *App) dotSchema(args []string) tea.Cmd {
-	cat := a.catalogOrWait()
-	if cat == nil {
+	tables, ok := a.matchingTables(args)
+	if !ok {
 		return nil
 	}
-	match := likeMatcher(args)
 	var b strings.Builder
-	n := 0
-	for _, t := range cat.Tables {
-		if !match(t.Name) {
-			continue
-		}
-		n++
+	for _, t := range tables {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
@@ -347,7 +346,7 @@ func (a *App) dotSchema(args []string) tea.Cmd {
 			fmt.Fprintf(&b, "-- %sindex %s on (%s)\n", u, ix.Name, strings.Join(ix.Columns, ", "))
 		}
 	}
-	if n == 0 {
+	if len(tables) == 0 {
 		a.status.SetMessage(statusbar.Error, "no table or view matches "+quoted(strings.Join(args, " "))+" — .tables lists them")
 		return nil
 	}
@@ -355,23 +354,19 @@ func (a *App) dotSchema(args []string) tea.Cmd {
 	if len(args) > 0 {
 		title += " " + strings.Join(args, " ")
 	}
-	a.openPager(title+" · "+format.Plural(int64(n), "statement"), b.String(), true)
+	a.openPager(title+" · "+format.Plural(int64(len(tables)), "statement"), b.String(), true)
 	return nil
 }
 
 func (a *App) dotIndexes(args []string) tea.Cmd {
-	cat := a.catalogOrWait()
-	if cat == nil {
+	tables, ok := a.matchingTables(args)
+	if !ok {
 		return nil
 	}
-	match := likeMatcher(args)
 	cols := []query.Column{{Name: "index", Type: "TEXT"}, {Name: "table", Type: "TEXT"}, {Name: "columns", Type: "TEXT"}, {Name: "unique", Type: "TEXT"}, {Name: "made by", Type: "TEXT"}}
 	origin := map[string]string{"c": "CREATE INDEX", "u": "UNIQUE constraint", "pk": "PRIMARY KEY"}
 	var rows []query.Row
-	for _, t := range cat.Tables {
-		if !match(t.Name) {
-			continue
-		}
+	for _, t := range tables {
 		for _, ix := range t.Indexes {
 			u := "no"
 			if ix.Unique {

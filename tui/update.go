@@ -42,6 +42,9 @@ func (a *App) View() tea.View {
 }
 
 func (a *App) update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(interface{ jobID() int }); ok && !a.current(m.jobID()) {
+		return nil // from a job that is no longer current
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
@@ -149,37 +152,23 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.onPrompt(msg)
 
 	case queryBeginMsg:
-		if a.current(msg.id) {
-			a.grid.Begin(msg.cols)
-			return a.job.next()
-		}
+		a.grid.Begin(msg.cols)
+		return a.job.next()
 	case queryRowsMsg:
-		if a.current(msg.id) {
-			a.grid.Append(msg.rows)
-			return a.job.next()
-		}
+		a.grid.Append(msg.rows)
+		return a.job.next()
 	case queryDoneMsg:
-		if a.current(msg.id) {
-			return a.onQueryDone(msg)
-		}
+		return a.onQueryDone(msg)
 	case askTextMsg:
-		if a.current(msg.id) {
-			a.answer.AppendText(msg.delta)
-			return a.job.next()
-		}
+		a.answer.AppendText(msg.delta)
+		return a.job.next()
 	case askDoneMsg:
-		if a.current(msg.id) {
-			return a.onAskDone(msg)
-		}
+		return a.onAskDone(msg)
 	case exportProgressMsg:
-		if a.current(msg.id) {
-			a.job.rows = msg.rows
-			return a.job.next()
-		}
+		a.job.rows = msg.rows
+		return a.job.next()
 	case exportDoneMsg:
-		if a.current(msg.id) {
-			return a.onExportDone(msg)
-		}
+		return a.onExportDone(msg)
 	}
 	return nil
 }

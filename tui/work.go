@@ -58,42 +58,47 @@ func (j *job) next() tea.Cmd {
 	}
 }
 
-// Messages from background work. id names the job; messages of a job
-// that is no longer current are dropped.
+// Messages from background work. Each carries the id of its job
+// (jobMsg); messages of a job that is no longer current are dropped.
 type (
 	queryBeginMsg struct {
-		id   int
+		jobMsg
 		cols []query.Column
 	}
 	queryRowsMsg struct {
-		id   int
+		jobMsg
 		rows []query.Row
 	}
 	queryDoneMsg struct {
-		id  int
+		jobMsg
 		sum *query.Summary
 		err error
 	}
 	askTextMsg struct {
-		id    int
+		jobMsg
 		delta string
 	}
 	askDoneMsg struct {
-		id  int
+		jobMsg
 		b   *answer.Bundle
 		err error
 	}
 	exportProgressMsg struct {
-		id   int
+		jobMsg
 		rows int64
 	}
 	exportDoneMsg struct {
-		id   int
+		jobMsg
 		path string
 		rows int64
 		err  error
 	}
 )
+
+// jobMsg names the job a background message belongs to.
+type jobMsg struct{ id int }
+
+func (m jobMsg) jobID() int { return m.id }
 
 // Batch sizes: the first batch is small so the first page shows at once.
 const (
@@ -126,7 +131,7 @@ func (s *streamSink) send(m tea.Msg) error {
 }
 
 func (s *streamSink) Begin(cols []query.Column) error {
-	return s.send(queryBeginMsg{id: s.id, cols: cols})
+	return s.send(queryBeginMsg{jobMsg: jobMsg{s.id}, cols: cols})
 }
 
 func (s *streamSink) Row(c query.Cursor) error {
@@ -155,7 +160,7 @@ func (s *streamSink) flushLocked() error {
 	b := s.batch
 	s.batch = make([]query.Row, 0, len(b))
 	s.sent = true
-	return s.send(queryRowsMsg{id: s.id, rows: b})
+	return s.send(queryRowsMsg{jobMsg: jobMsg{s.id}, rows: b})
 }
 
 func (s *streamSink) flush() error {
@@ -200,7 +205,7 @@ func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
 		if ferr := sink.flush(); err == nil && ferr != nil {
 			err = ferr
 		}
-		finish(ch, queryDoneMsg{id: j.id, sum: sum, err: err})
+		finish(ch, queryDoneMsg{jobMsg: jobMsg{j.id}, sum: sum, err: err})
 	}()
 	return tea.Batch(j.next(), a.spin.Tick)
 }
@@ -222,12 +227,12 @@ func (a *App) startAsk(question string) tea.Cmd {
 				return
 			}
 			select {
-			case ch <- askTextMsg{id: j.id, delta: delta}:
+			case ch <- askTextMsg{jobMsg: jobMsg{j.id}, delta: delta}:
 			case <-ctx.Done():
 			}
 		}
 		b, err := safeAsk(ctx, asker, question, conv, onText)
-		finish(ch, askDoneMsg{id: j.id, b: b, err: err})
+		finish(ch, askDoneMsg{jobMsg: jobMsg{j.id}, b: b, err: err})
 	}()
 	return tea.Batch(j.next(), a.spin.Tick)
 }
@@ -260,11 +265,11 @@ func (a *App) startExport(sql, path string) tea.Cmd {
 		defer close(ch)
 		rows, err := exportTo(ctx, d, sql, path, format, func(n int64) {
 			select {
-			case ch <- exportProgressMsg{id: j.id, rows: n}:
+			case ch <- exportProgressMsg{jobMsg: jobMsg{j.id}, rows: n}:
 			default: // the UI is busy; the next tick will tell
 			}
 		})
-		finish(ch, exportDoneMsg{id: j.id, path: path, rows: rows, err: err})
+		finish(ch, exportDoneMsg{jobMsg: jobMsg{j.id}, path: path, rows: rows, err: err})
 	}()
 	return tea.Batch(j.next(), a.spin.Tick)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/engine"
 )
 
@@ -112,22 +110,14 @@ func TestDataFilesCLIErrors(t *testing.T) {
 func TestDataFilesMCP(t *testing.T) {
 	dataFiles(t)
 	c, _, hangUp := stdioMCP(t, []string{"--db", "orders.csv"}, nil)
-	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT count(*) AS n, sum(paid) AS paid FROM orders"})
-	if res.IsError || !strings.Contains(resultText(res), "n | paid\n60 | 30\n") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DROP TABLE orders"})
-	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
-		t.Fatalf("DROP: %s", resultText(res))
-	}
+	mcpSQL(t, c, map[string]any{"sql": "SELECT count(*) AS n, sum(paid) AS paid FROM orders"}, false, "n | paid\n60 | 30\n")
+	mcpSQL(t, c, map[string]any{"sql": "DROP TABLE orders"}, true, "read-only")
 	hangUp()
 }
 
 func TestDataFilesExplorer(t *testing.T) {
 	dataFiles(t)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	ctx := context.Background()
-	e := startExplorer(t, ctx, "orders.csv")
+	e := startExplorer(t, "orders.csv")
 	e.waitOut("orders")
 	io.WriteString(e.in, "SELECT max(amount) AS top_amount FROM orders\r")
 	e.waitOut("top_amount")

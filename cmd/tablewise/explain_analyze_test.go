@@ -104,7 +104,7 @@ func TestExplainAnalyzeServers(t *testing.T) {
 			t.Errorf("pg_sleep(30) with a 2 s deadline: exit %d after %s: %s", r.code, r.elapsed, r.stderr)
 		}
 		var n int
-		if err := pgAdmin(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND strpos(query, 'tw_cli_analyze') > 0 AND pid <> pg_backend_pid()").Scan(&n); err != nil || n != 0 {
+		if err := servers.PostgresClient(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND strpos(query, 'tw_cli_analyze') > 0 AND pid <> pg_backend_pid()").Scan(&n); err != nil || n != 0 {
 			t.Errorf("still on the server: %d %v", n, err)
 		}
 	})
@@ -128,7 +128,7 @@ func TestExplainAnalyzeServers(t *testing.T) {
 			t.Errorf("SLEEP(30) with a 2 s deadline: exit %d after %s: %s", r.code, r.elapsed, r.stderr)
 		}
 		var n int
-		mysqlRoot(t, url).QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%tw_cli_analyze%' AND ID <> CONNECTION_ID()").Scan(&n)
+		servers.MySQLClient(t, url, "").QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%tw_cli_analyze%' AND ID <> CONNECTION_ID()").Scan(&n)
 		if n != 0 {
 			t.Errorf("SLEEP(30) still on the server after exit 5 (%d)", n)
 		}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/tablewise/tablewise/core/ask"
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/fault"
@@ -259,6 +260,21 @@ func (s *streams) openDB(ctx context.Context, path string) (*db.DB, error) {
 		fmt.Fprintln(s.err, "warning: "+w)
 	}
 	return d, nil
+}
+
+// openCatalog opens the database at path and reads its catalog. The
+// caller closes the database.
+func (s *streams) openCatalog(ctx context.Context, path string) (*db.DB, *catalog.Catalog, error) {
+	d, err := s.openDB(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := d.Catalog(ctx)
+	if err != nil {
+		d.Close()
+		return nil, nil, err
+	}
+	return d, cat, nil
 }
 
 // exit prints err with its hint (core/fault) and returns its exit code.

@@ -47,17 +47,23 @@ func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Cli
 	hangUp = func() {
 		t.Helper()
 		stdinW.Close()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("runMCP: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("runMCP did not return when stdin closed")
+		if err := testdb.Within(t, 10*time.Second, func() error { return <-done }); err != nil {
+			t.Fatalf("runMCP after stdin closed: %v", err)
 		}
 		c.Close()
 	}
 	return c, stderr, hangUp
+}
+
+// mcpSQL calls the run_sql tool with args and fails t unless the call is
+// refused (IsError) exactly when refused is true and its text contains
+// want.
+func mcpSQL(t *testing.T, c *client.Client, args map[string]any, refused bool, want string) {
+	t.Helper()
+	res := mcptest.Call(t, c, "run_sql", args)
+	if res.IsError != refused || !strings.Contains(resultText(res), want) {
+		t.Fatalf("run_sql %q: IsError %v, want %v: %s", args["sql"], res.IsError, refused, resultText(res))
+	}
 }
 
 func resultText(res *mcpgo.CallToolResult) string {
@@ -77,14 +83,8 @@ func TestMCPStdio(t *testing.T) {
 	if res.IsError || !strings.Contains(resultText(res), "fixture  fixture.db — 5 tables, 1 views, 15 rows") || !strings.Contains(resultText(res), "\nsample  sample-") {
 		t.Fatalf("list_databases: %s", resultText(res))
 	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"})
-	if res.IsError || !strings.Contains(resultText(res), "<<<rows\nn\n2400\n>>>") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`})
-	if !res.IsError || !strings.Contains(resultText(res), "read-only") {
-		t.Fatalf("DELETE: %s", resultText(res))
-	}
+	mcpSQL(t, c, map[string]any{"database": "sample", "sql": "SELECT count(*) AS n FROM customers"}, false, "<<<rows\nn\n2400\n>>>")
+	mcpSQL(t, c, map[string]any{"database": "fixture", "sql": `DELETE FROM "order"`}, true, "read-only")
 
 	hangUp()
 	if log := stderr.String(); !strings.Contains(log, "serving MCP on stdio") || !strings.Contains(log, "databases=fixture,sample") {
@@ -141,13 +141,8 @@ func TestMCPHTTP(t *testing.T) {
 	}
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("runMCP: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("runMCP did not stop")
+	if err := testdb.Within(t, 10*time.Second, func() error { return <-done }); err != nil {
+		t.Fatalf("runMCP after cancel: %v", err)
 	}
 }
 

@@ -18,22 +18,6 @@ import (
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
-// mysqlRoot opens the test's database as root, to look at the server from
-// outside.
-func mysqlRoot(t *testing.T, url string) *sql.DB {
-	t.Helper()
-	dsn, err := servers.DriverDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 // TestMySQLCommands runs sql, schema and export through the binary on a
 // MariaDB copy of Chinook: results, a refusal (exit 3), and SLEEP(30)
 // with a 2 s deadline (exit 5 within 3 s, gone from the server).
@@ -65,7 +49,7 @@ func TestMySQLCommands(t *testing.T) {
 		t.Errorf("SLEEP(30) with a 2s deadline: exit %d after %v: %s", r.code, r.elapsed, r.stderr)
 	}
 	var n int
-	mysqlRoot(t, url).QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%tw_cli_sleep%' AND ID <> CONNECTION_ID()").Scan(&n)
+	servers.MySQLClient(t, url, "").QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%tw_cli_sleep%' AND ID <> CONNECTION_ID()").Scan(&n)
 	if n != 0 {
 		t.Errorf("SLEEP(30) still on the server after exit 5 (%d)", n)
 	}
@@ -93,7 +77,7 @@ func TestMySQLDoctor(t *testing.T) {
 		!strings.Contains(r.stdout, "GRANT SELECT, SHOW VIEW ON `") || !strings.Contains(r.stdout, "has FILE") {
 		t.Errorf("doctor as root: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	root := mysqlRoot(t, url)
+	root := servers.MySQLClient(t, url, "")
 	var dbName string
 	root.QueryRow("SELECT DATABASE()").Scan(&dbName)
 	b := make([]byte, 6)
@@ -138,11 +122,8 @@ func TestMySQLMCPStdio(t *testing.T) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"})
-	if res.IsError || !strings.Contains(resultText(res), "n\n25\n") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
+	mcpSQL(t, c, map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"}, false, "n\n25\n")
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
 	if !res.IsError || !strings.Contains(resultText(res), "GET_LOCK") {
 		t.Errorf("GET_LOCK: %s", resultText(res))
 	}
@@ -151,7 +132,7 @@ func TestMySQLMCPStdio(t *testing.T) {
 		t.Errorf("SET STATEMENT: %s", resultText(res))
 	}
 	var held sql.NullInt64
-	mysqlRoot(t, url).QueryRow("SELECT IS_USED_LOCK('tw-mcp')").Scan(&held)
+	servers.MySQLClient(t, url, "").QueryRow("SELECT IS_USED_LOCK('tw-mcp')").Scan(&held)
 	if held.Valid {
 		t.Errorf("lock held by connection %d", held.Int64)
 	}

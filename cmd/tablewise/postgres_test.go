@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
@@ -108,7 +107,7 @@ func TestPostgresCommands(t *testing.T) {
 // prints passes every check.
 func TestPostgresDoctorLeastPrivilege(t *testing.T) {
 	url := servers.Postgres(t)
-	a := pgAdmin(t, url)
+	a := servers.PostgresClient(t, url)
 	role := "tw_reader_" + strings.ToLower(strings.TrimPrefix(filepath.Base(strings.Split(url, "?")[0]), "tw_"))
 	role = role[:min(len(role), 60)]
 	dbName := strings.Split(filepath.Base(url), "?")[0]
@@ -169,18 +168,15 @@ func TestPostgresMCP(t *testing.T) {
 	}
 	defer c.Close()
 	mcptest.Initialize(t, c, "cmd-test")
-	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`})
-	if res.IsError || !strings.Contains(resultText(res), "AC/DC") {
-		t.Fatalf("run_sql: %s", resultText(res))
-	}
+	mcpSQL(t, c, map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`}, false, "AC/DC")
 	for _, sql := range []string{"SELECT set_config('statement_timeout', '0', false)", "SELECT pg_advisory_lock(1)", "SET statement_timeout = 0"} {
-		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})
+		res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})
 		if !res.IsError || !strings.Contains(resultText(res), "not allowed") {
 			t.Errorf("%s: %s", sql, resultText(res))
 		}
 	}
 	for range 6 { // more calls than the pool has connections
-		res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
+		res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT current_setting('statement_timeout') AS t, (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()) AS locks"})
 		text := resultText(res)
 		if res.IsError || !strings.Contains(text, "\nt | locks\n5s | 0\n") {
 			t.Fatalf("a later call: %s", text)
@@ -189,12 +185,12 @@ func TestPostgresMCP(t *testing.T) {
 	// A slow statement after the attempts still stops at run_sql's
 	// deadline, and leaves nothing running on the server.
 	start := time.Now()
-	res = mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
+	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT pg_sleep(30) AS mcp_sleep_marker"})
 	if !res.IsError || !strings.Contains(resultText(res), "deadline") || time.Since(start) > 8*time.Second {
 		t.Errorf("pg_sleep(30) after %s: %s", time.Since(start), resultText(res))
 	}
 	var running int
-	if err := pgAdmin(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%mcp_sleep_marker%' AND pid <> pg_backend_pid()").Scan(&running); err != nil || running != 0 {
+	if err := servers.PostgresClient(t, url).QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%mcp_sleep_marker%' AND pid <> pg_backend_pid()").Scan(&running); err != nil || running != 0 {
 		t.Errorf("%d statement(s) still running (%v)", running, err)
 	}
 	res = mcptest.Call(t, c, "list_tables", nil)
@@ -236,15 +232,4 @@ func TestPostgresMCP(t *testing.T) {
 			}
 		}
 	}
-}
-
-// pgAdmin connects to url as the superuser, outside tablewise.
-func pgAdmin(t *testing.T, url string) *pgx.Conn {
-	t.Helper()
-	c, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(context.Background()) })
-	return c
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/data"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // TestReadmeExamples runs every tablewise command in the README's shell
@@ -27,19 +27,8 @@ func TestReadmeExamples(t *testing.T) {
 	if len(cmds) < 12 {
 		t.Fatalf("found %d tablewise commands in the README's examples, expected at least 12: %q", len(cmds), cmds)
 	}
-	dir := t.TempDir()
-	sample, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(sample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shop := filepath.Join(dir, "shop.db")
-	if err := os.WriteFile(shop, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shop, _ := testdb.SampleCopy(t)
+	dir := filepath.Dir(shop)
 	// The suite the eval examples name is the README's own JSON Lines block.
 	if m := regexp.MustCompile("(?ms)^```jsonl\n(.*?)^```").FindStringSubmatch(string(readme)); m != nil {
 		if err := os.WriteFile(filepath.Join(dir, "shop.jsonl"), []byte(m[1]), 0o644); err != nil {

@@ -20,15 +20,11 @@ func runSchema(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.openDB(ctx, rf.dbPath)
+	d, cat, err := s.openCatalog(ctx, rf.dbPath)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	cat, err := d.Catalog(ctx)
-	if err != nil {
-		return err
-	}
 	tables := cat.Tables
 	if len(names) > 0 {
 		tables = nil

@@ -96,15 +96,11 @@ func dotCommand(ctx context.Context, c dotcmd.Command, o sqlOptions, s *streams)
 // listTables prints the names of the tables and views, one a line, those
 // matching pattern (LIKE, as sqlite3's .tables) when one is given.
 func listTables(ctx context.Context, dbPath string, patterns []string, s *streams) error {
-	d, err := s.openDB(ctx, dbPath)
+	d, cat, err := s.openCatalog(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	cat, err := d.Catalog(ctx)
-	if err != nil {
-		return err
-	}
 	for _, name := range cat.TableNames() {
 		if len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool { return like(p, name) }) {
 			fmt.Fprintln(s.out, format.PrintableLine(name))

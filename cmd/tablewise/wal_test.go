@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -66,6 +67,18 @@ func walWriter(t *testing.T, path string) *sql.DB {
 }
 
 // lines is CSV output with CRLF line ends made plain and the last one cut.
+// readCount runs "tablewise sql --db db 'SELECT count(*) FROM t'", fails
+// t unless it prints want rows, and checks that no file in dir changed
+// from before.
+func readCount(t *testing.T, dir string, before map[string][32]byte, db string, want int) {
+	t.Helper()
+	r := runBin(t, "", "sql", "--db", db, "SELECT count(*) FROM t")
+	if r.code != exitOK || lines(r.stdout) != fmt.Sprintf("count(*)\n%d", want) {
+		t.Fatalf("count with --db %s: exit %d, stdout %q, stderr %q", db, r.code, r.stdout, r.stderr)
+	}
+	sameState(t, dir, before)
+}
+
 func lines(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
 
 func mustExec(t *testing.T, d *sql.DB, sql string) {
@@ -105,12 +118,8 @@ func TestWALCheckpointedReadCreatesNothing(t *testing.T) {
 	if names(before) != "app.db" {
 		t.Fatalf("setup left %s", names(before))
 	}
-	r := runBin(t, "", "sql", "--db", path, "SELECT count(*) FROM t")
-	if r.code != exitOK || !strings.Contains(r.stdout, "2") {
-		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-	sameState(t, dir, before)
-	r = runBin(t, "", "schema", "--db", path)
+	readCount(t, dir, before, path, 2)
+	r := runBin(t, "", "schema", "--db", path)
 	if r.code != exitOK || !strings.Contains(r.stdout, "t") {
 		t.Fatalf("schema: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -129,18 +138,10 @@ func TestWALLiveWriter(t *testing.T) {
 	if names(before) != "app.db,app.db-shm,app.db-wal" {
 		t.Fatalf("setup: %s", names(before))
 	}
-	r := runBin(t, "", "sql", "--db", path, "SELECT count(*) FROM t")
-	if r.code != exitOK || lines(r.stdout) != "count(*)\n3" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-	sameState(t, dir, before)
+	readCount(t, dir, before, path, 3)
 	mustExec(t, w, "INSERT INTO t VALUES (4)")
 	before = dirState(t, dir)
-	r = runBin(t, "", "sql", "--db", path, "SELECT count(*) FROM t")
-	if r.code != exitOK || lines(r.stdout) != "count(*)\n4" {
-		t.Fatalf("after another commit: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-	sameState(t, dir, before)
+	readCount(t, dir, before, path, 4)
 }
 
 // TestWALWithoutSHM: a -wal file with committed rows but no -shm (a copied
@@ -186,11 +187,7 @@ func TestWALOrphanedSHM(t *testing.T) {
 	dir := copyFiles(t, src, "app.db", "app.db-wal", "app.db-shm")
 	path := filepath.Join(dir, "app.db")
 	before := dirState(t, dir)
-	r := runBin(t, "", "sql", "--db", path, "SELECT count(*) FROM t")
-	if r.code != exitOK || lines(r.stdout) != "count(*)\n2" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-	sameState(t, dir, before)
+	readCount(t, dir, before, path, 2)
 }
 
 // TestWALThroughSymlink: the database is given as a link; SQLite reads the
@@ -206,11 +203,7 @@ func TestWALThroughSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := dirState(t, dir)
-	r := runBin(t, "", "sql", "--db", link, "SELECT count(*) FROM t")
-	if r.code != exitOK || lines(r.stdout) != "count(*)\n3" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
-	sameState(t, dir, before)
+	readCount(t, dir, before, link, 3)
 	if entries, _ := os.ReadDir(filepath.Dir(link)); len(entries) != 1 {
 		t.Errorf("files beside the link: %v", entries)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tablewise/tablewise/data/internal/sqlitefile"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -22,18 +23,7 @@ func open(path string) (*sql.DB, error) {
 			return nil, err
 		}
 	}
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -65536"} {
-		if _, err := db.Exec(q); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("%s: %w", q, err)
-		}
-	}
-	return db, nil
+	return sqlitefile.Open(path, "PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -65536")
 }
 
 // write builds the database in path+".tmp" with fill and renames it into

@@ -64,19 +64,12 @@ type Common struct {
 
 // Fit makes s exactly w cells wide: truncated with "…" or padded with
 // spaces. s may hold ANSI styles.
-func Fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		return ansi.Truncate(s, w, "…")
-	}
-	return s + strings.Repeat(" ", w-sw)
-}
+func Fit(s string, w int) string { return fit(s, w, false) }
 
 // FitRight is Fit with the text aligned right.
-func FitRight(s string, w int) string {
+func FitRight(s string, w int) string { return fit(s, w, true) }
+
+func fit(s string, w int, right bool) string {
 	if w <= 0 {
 		return ""
 	}
@@ -84,7 +77,11 @@ func FitRight(s string, w int) string {
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
 	}
-	return strings.Repeat(" ", w-sw) + s
+	pad := strings.Repeat(" ", w-sw)
+	if right {
+		return pad + s
+	}
+	return s + pad
 }
 
 // Block makes text exactly w cells wide and h lines tall.

@@ -197,6 +197,13 @@ func (r rewrite) RoundTrip(req *http.Request) (*http.Response, error) {
 	return r.rt.RoundTrip(req)
 }
 
+// count adds one to the counter n under the server's lock.
+func (s *Server) count(n *int) {
+	s.mu.Lock()
+	*n++
+	s.mu.Unlock()
+}
+
 func (s *Server) id() string {
 	s.nextID++
 	return fmt.Sprint(s.nextID)
@@ -210,9 +217,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	authed := r.Header.Get("Authorization") == "Bot "+s.opt.Token
 	needAuth := func() bool {
 		if !authed {
-			s.mu.Lock()
-			s.authFailures++
-			s.mu.Unlock()
+			s.count(&s.authFailures)
 			writeJSON(w, 401, map[string]any{"message": "401: Unauthorized", "code": 0})
 		}
 		return authed
@@ -773,9 +778,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		}
 		switch p.Op {
 		case 1:
-			s.mu.Lock()
-			s.heartbeats++
-			s.mu.Unlock()
+			s.count(&s.heartbeats)
 			c.send(map[string]any{"op": 11})
 		case 2:
 			var id struct {
@@ -783,9 +786,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 				Intents int64  `json:"intents"`
 			}
 			json.Unmarshal(p.D, &id)
-			s.mu.Lock()
-			s.identifies++
-			s.mu.Unlock()
+			s.count(&s.identifies)
 			if id.Token != "Bot "+s.opt.Token {
 				s.closeWith(c, 4004, "Authentication failed.")
 				return
@@ -804,9 +805,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 				SessionID string `json:"session_id"`
 			}
 			json.Unmarshal(p.D, &res)
-			s.mu.Lock()
-			s.resumes++
-			s.mu.Unlock()
+			s.count(&s.resumes)
 			if res.Token != "Bot "+s.opt.Token || res.SessionID != s.sessionID {
 				c.send(map[string]any{"op": 9, "d": false})
 				continue

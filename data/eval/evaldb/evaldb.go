@@ -38,6 +38,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/data/internal/sqlitefile"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -112,38 +113,26 @@ func BuildTemp(t testing.TB) map[string]string {
 	return paths
 }
 
-func write(path string, fn func(*builder)) (err error) {
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	db.SetMaxOpenConns(1) // PRAGMAs are per connection
+func write(path string, fn func(*builder)) error {
 	// With foreign_keys on, a row whose declared reference points nowhere
 	// fails its INSERT, so a generator bug cannot produce dangling keys.
-	for _, q := range []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA foreign_keys = ON"} {
-		if _, err := db.Exec(q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
+	pragmas := []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA foreign_keys = ON"}
+	return sqlitefile.Fill(path, pragmas, func(db *sql.DB) error {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
 		}
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		return err
-	}
-	b := &builder{tx: tx, stmts: map[string]*sql.Stmt{}}
-	fn(b)
-	for _, s := range b.stmts {
-		_ = s.Close()
-	}
-	if b.err != nil {
-		_ = tx.Rollback()
-		return b.err
-	}
-	return tx.Commit()
+		b := &builder{tx: tx, stmts: map[string]*sql.Stmt{}}
+		fn(b)
+		for _, s := range b.stmts {
+			_ = s.Close()
+		}
+		if b.err != nil {
+			_ = tx.Rollback()
+			return b.err
+		}
+		return tx.Commit()
+	})
 }
 
 // builder collects inserts in one transaction; the first error sticks and

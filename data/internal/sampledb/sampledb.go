@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tablewise/tablewise/data/internal/sqlitefile"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -37,29 +38,18 @@ func Write(path string) error {
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-func writeDB(path string, ds *dataset) (err error) {
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	// PRAGMAs are per connection: keep exactly one.
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{
+func writeDB(path string, ds *dataset) error {
+	pragmas := []string{
 		"PRAGMA page_size = 4096", // before the first table exists
 		"PRAGMA journal_mode = DELETE",
 		"PRAGMA foreign_keys = ON",
 		"PRAGMA user_version = 1",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
 	}
+	return sqlitefile.Fill(path, pragmas, func(db *sql.DB) error { return fill(db, ds) })
+}
 
+// fill writes ds into the empty database db and checks the result.
+func fill(db *sql.DB, ds *dataset) (err error) {
 	tx, err := db.Begin()
 	if err != nil {
 		return err

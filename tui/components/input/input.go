@@ -7,6 +7,7 @@
 package input
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,11 +110,7 @@ func (m *Model) SetValue(s string) {
 // Insert types s at the cursor.
 func (m *Model) Insert(s string) {
 	r := []rune(normalize(s))
-	nb := make([]rune, 0, len(m.buf)+len(r))
-	nb = append(nb, m.buf[:m.pos]...)
-	nb = append(nb, r...)
-	nb = append(nb, m.buf[m.pos:]...)
-	m.buf = nb
+	m.buf = slices.Concat(m.buf[:m.pos], r, m.buf[m.pos:]) // a new array: slices of the old text stay unchanged
 	m.pos += len(r)
 	m.goal = -1
 }

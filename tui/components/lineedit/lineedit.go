@@ -3,6 +3,7 @@
 package lineedit
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -99,11 +100,7 @@ func (m *Model) Update(msg tea.Msg) bool {
 
 func (m *Model) insert(s string) {
 	r := []rune(s)
-	v := make([]rune, 0, len(m.value)+len(r))
-	v = append(v, m.value[:m.pos]...)
-	v = append(v, r...)
-	v = append(v, m.value[m.pos:]...)
-	m.value = v
+	m.value = slices.Concat(m.value[:m.pos], r, m.value[m.pos:]) // a new array: slices of the old text stay unchanged
 	m.pos += len(r)
 }
 

@@ -254,23 +254,18 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				}
 			}
 		}
-	case key.Matches(msg, k.Preview):
+	case key.Matches(msg, k.Preview), key.Matches(msg, k.Insert):
+		// On a column both insert its name; on a table enter previews
+		// its rows and a inserts its name.
 		t, col := m.Selected()
-		if t == nil {
+		switch {
+		case t == nil:
 			return nil
-		}
-		if col != "" {
+		case col != "":
 			return insert(m.dl.QuoteIdentIfNeeded(col))
-		}
-		name := t.Name
-		return func() tea.Msg { return PreviewMsg{Table: name} }
-	case key.Matches(msg, k.Insert):
-		t, col := m.Selected()
-		if t == nil {
-			return nil
-		}
-		if col != "" {
-			return insert(m.dl.QuoteIdentIfNeeded(col))
+		case key.Matches(msg, k.Preview):
+			name := t.Name
+			return func() tea.Msg { return PreviewMsg{Table: name} }
 		}
 		return insert(m.dl.QuoteIdentIfNeeded(t.Name))
 	default:
