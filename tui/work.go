@@ -17,6 +17,7 @@ import (
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tick"
 )
 
 // jobKind is what a job does.
@@ -182,26 +183,9 @@ func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
 	sink := &streamSink{ctx: ctx, ch: ch, id: j.id, limit: a.opts.MaxRows}
 	go func() {
 		defer close(ch)
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			t := time.NewTicker(flushEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-t.C:
-					if sink.flush() != nil {
-						return
-					}
-				case <-stop:
-					return
-				}
-			}
-		}()
+		stop := tick.Every(flushEvery, func() bool { return sink.flush() == nil })
 		sum, err := query.Run(ctx, d, sql, opt, sink)
-		close(stop)
-		<-done
+		stop()
 		if ferr := sink.flush(); err == nil && ferr != nil {
 			err = ferr
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/tick"
 )
 
 // loadQuiet is how long a load of data files goes before a progress line
@@ -19,29 +20,16 @@ const loadQuiet = 500 * time.Millisecond
 // shown, says what was loaded and how fast.
 func showLoadProgress(w io.Writer, p *engine.LoadProgress) (stop func()) {
 	start := time.Now()
-	done := make(chan struct{})
-	finished := make(chan struct{})
 	shown := false
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if time.Since(start) < loadQuiet {
-					continue
-				}
-				fmt.Fprint(w, "\r\x1b[K"+loadLine(p))
-				shown = true
-			}
+	ticking := tick.Every(250*time.Millisecond, func() bool {
+		if time.Since(start) >= loadQuiet {
+			fmt.Fprint(w, "\r\x1b[K"+loadLine(p))
+			shown = true
 		}
-	}()
+		return true
+	})
 	return func() {
-		close(done)
-		<-finished
+		ticking()
 		if shown {
 			el := time.Since(start)
 			fmt.Fprintf(w, "\r\x1b[Kloaded %s in %s (%s/s)\n", format.Plural(p.Rows.Load(), "row"), format.Seconds(el), format.Bytes(int64(float64(p.Bytes.Load())/max(el.Seconds(), 0.001))))

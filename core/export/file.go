@@ -12,6 +12,7 @@ import (
 	"github.com/tablewise/tablewise/core/atomicfile"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tick"
 )
 
 // FormatFor picks the format for a file from its extension: .json, .jsonl
@@ -39,22 +40,10 @@ type Progress struct {
 // goroutine, until stop is called; stop returns once report has returned
 // for the last time.
 func (p *Progress) Watch(every time.Duration, report func(rows, bytes int64)) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				report(p.Rows.Load(), p.Bytes.Load())
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
+	return tick.Every(every, func() bool {
+		report(p.Rows.Load(), p.Bytes.Load())
+		return true
+	})
 }
 
 // RunOptions tune Run and ToFile.

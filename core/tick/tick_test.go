@@ -1,0 +1,46 @@
+package tick
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// f is called again and again until stop, and never after stop returns.
+func TestEveryUntilStop(t *testing.T) {
+	var calls, running atomic.Int32
+	stop := Every(time.Millisecond, func() bool {
+		running.Store(1)
+		time.Sleep(2 * time.Millisecond)
+		calls.Add(1)
+		running.Store(0)
+		return true
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for calls.Load() < 3 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	if running.Load() != 0 {
+		t.Fatal("f still running after stop returned")
+	}
+	n := calls.Load()
+	if n < 3 {
+		t.Fatalf("%d calls in 5 s at a 1 ms pace", n)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if calls.Load() != n {
+		t.Fatalf("f called after stop: %d then %d", n, calls.Load())
+	}
+}
+
+// f returning false ends the calls; stop after that still returns.
+func TestEveryEndsWhenFSaysSo(t *testing.T) {
+	var calls atomic.Int32
+	stop := Every(time.Millisecond, func() bool { return calls.Add(1) < 2 })
+	time.Sleep(50 * time.Millisecond)
+	stop()
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("f called %d times, want 2 (it said stop on the second)", n)
+	}
+}
