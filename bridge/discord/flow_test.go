@@ -390,7 +390,7 @@ func TestStartupErrors(t *testing.T) {
 			fopt := c.fopt
 			fopt.Token = testToken
 			fake := discordtest.New(t, fopt)
-			var logs syncBuffer
+			var logs testdb.Buffer
 			bot, err := New(Options{Token: c.token, Databases: []*db.DB{sample(t)}, Ask: offline(t), HTTPClient: fake.Client(),
 				Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 			require.NoError(t, err)

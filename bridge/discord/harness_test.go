@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
@@ -43,26 +42,8 @@ const (
 type harness struct {
 	fake *discordtest.Server
 	bot  *Bot
-	logs *syncBuffer
+	logs *testdb.Buffer
 	stop func() error // ends Run and returns its error
-}
-
-// syncBuffer is a log sink safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // sharedOffline is one answer service without a model for every test:
@@ -108,7 +89,7 @@ func start(t *testing.T, opt Options, fopt discordtest.Options) *harness {
 	t.Helper()
 	fopt.Token = testToken
 	fake := discordtest.New(t, fopt)
-	logs := &syncBuffer{}
+	logs := &testdb.Buffer{}
 	opt.Token = testToken
 	opt.HTTPClient = fake.Client()
 	if opt.Logger == nil {

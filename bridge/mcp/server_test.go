@@ -229,7 +229,7 @@ func TestLoggingSetLevel(t *testing.T) {
 // that failed writes a line; at debug, every call does.
 func TestLogsGoToTheLogger(t *testing.T) {
 	logs := func(level slog.Level) string {
-		var buf mcptest.Buffer
+		var buf testdb.Buffer
 		s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level}))})
 		require.NoError(t, err)
 		c := connect(t, s)

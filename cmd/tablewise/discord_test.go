@@ -12,7 +12,7 @@ import (
 
 	"github.com/tablewise/tablewise/bridge/discord"
 	"github.com/tablewise/tablewise/bridge/discord/discordtest"
-	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 func TestDiscordNeedsAToken(t *testing.T) {
@@ -113,7 +113,7 @@ func TestDiscordThroughAProxy(t *testing.T) {
 
 	cmd := exec.Command(binPath, "discord", "--log-level", "debug")
 	cmd.Env = append(slices.Clone(env), discordTokenEnv+"="+token)
-	stderr := &mcptest.Buffer{}
+	stderr := &testdb.Buffer{}
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -25,9 +25,9 @@ import (
 
 // startMCP runs runMCP with args in the background; the returned channel
 // yields its error.
-func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, out io.Writer, env map[string]string) (*mcptest.Buffer, <-chan error) {
+func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, out io.Writer, env map[string]string) (*testdb.Buffer, <-chan error) {
 	t.Helper()
-	stderr := &mcptest.Buffer{}
+	stderr := &testdb.Buffer{}
 	s := &streams{in: in, out: out, err: stderr, getenv: func(k string) string { return env[k] }}
 	done := make(chan error, 1)
 	go func() { done <- runMCP(ctx, args, s) }()
@@ -37,7 +37,7 @@ func startMCP(t *testing.T, ctx context.Context, args []string, in io.Reader, ou
 // stdioMCP runs runMCP with args over pipes and connects an initialized
 // client to it. hangUp closes stdin, as a client that leaves does,
 // requires runMCP to return nil within 10 seconds, and closes the client.
-func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Client, stderr *mcptest.Buffer, hangUp func()) {
+func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Client, stderr *testdb.Buffer, hangUp func()) {
 	t.Helper()
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()

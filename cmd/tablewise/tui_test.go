@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -18,7 +17,7 @@ import (
 type explorer struct {
 	t     *testing.T
 	in    *io.PipeWriter
-	out   *mcptest.Buffer
+	out   *testdb.Buffer
 	done  chan error
 	state string // XDG_STATE_HOME: the test's own
 }
@@ -36,7 +35,7 @@ func startExplorer(t *testing.T, path string) *explorer {
 	}
 	t.Cleanup(func() { d.Close() })
 	inR, inW := io.Pipe()
-	e := &explorer{t: t, in: inW, out: &mcptest.Buffer{}, done: make(chan error, 1), state: state}
+	e := &explorer{t: t, in: inW, out: &testdb.Buffer{}, done: make(chan error, 1), state: state}
 	s := &streams{in: inR, out: e.out, err: io.Discard, getenv: func(string) string { return "" }}
 	go func() { e.done <- runTUI(ctx, d, s, nil) }()
 	return e

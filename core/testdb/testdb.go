@@ -3,6 +3,7 @@
 package testdb
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"os"
@@ -167,4 +168,23 @@ func SampleCopy(t testing.TB) (path string, original []byte) {
 		t.Fatal(err)
 	}
 	return path, b
+}
+
+// Buffer is a bytes.Buffer safe for a server goroutine (or its logger) to
+// write while the test reads.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

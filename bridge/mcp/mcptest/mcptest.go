@@ -3,33 +3,12 @@
 package mcptest
 
 import (
-	"bytes"
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
-
-// Buffer is a bytes.Buffer safe for a server goroutine (or its logger) to
-// write while the test reads.
-type Buffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *Buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // Initialize starts c and runs the MCP handshake as the client name; an
 // error fails the test.
