@@ -117,14 +117,17 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 		}
 		switch r := res.(type) {
 		case *pgconn.ResultReader:
-			out := r.Read()
-			if out.Err != nil {
-				first = out.Err
-			}
-			if len(out.FieldDescriptions) == 1 && out.FieldDescriptions[0].Name == "QUERY PLAN" {
-				for _, row := range out.Rows {
-					plan = append(plan, row[0]...)
+			// The plan's text is appended as it is read, not copied
+			// into a result first.
+			fields := r.FieldDescriptions()
+			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
+			for r.NextRow() {
+				if isPlan {
+					plan = append(plan, r.Values()[0]...)
 				}
+			}
+			if _, err := r.Close(); err != nil {
+				first = err
 			}
 		case *pgconn.StatementDescription:
 			desc = r
