@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
 // BenchmarkRunSQLPointQuery is one run_sql point query (the latency.sh
@@ -46,7 +47,21 @@ func BenchmarkRunSQLPointQueryHTTP(b *testing.B) {
 // is the server's and the transport's work per call, with no client
 // decoding the answer.
 func BenchmarkRunSQLPointQueryStdio(b *testing.B) {
-	s := benchServer(b)
+	benchStdio(b, benchServer(b))
+}
+
+// BenchmarkRunSQLPointQueryStdioPostgres is the same on a PostgreSQL
+// copy of the sample (latency.sh --postgres).
+func BenchmarkRunSQLPointQueryStdioPostgres(b *testing.B) {
+	d, err := db.Open(context.Background(), servers.PostgresSample(b), db.Options{})
+	require.NoError(b, err)
+	b.Cleanup(func() { d.Close() })
+	s, err := New(Options{Databases: []*db.DB{d}, Version: "bench"})
+	require.NoError(b, err)
+	benchStdio(b, s)
+}
+
+func benchStdio(b *testing.B, s *Server) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -266,3 +266,33 @@ func (h quietRequests) WithAttrs(as []slog.Attr) slog.Handler {
 func (h quietRequests) WithGroup(name string) slog.Handler {
 	return quietRequests{h.Handler.WithGroup(name)}
 }
+
+const catalogAheadMsg = "read the catalog ahead of the first call"
+
+// readCatalogs reads every database's catalog on a goroutine of its own,
+// so that the first tool calls, which need it (the checks of run_sql,
+// the schema tools), do not all wait for one read when a server starts
+// serving many clients at once. A read that fails is tried again by the
+// first call that needs it. The returned stop cancels the reads and
+// waits for them to end.
+func (s *Server) readCatalogs(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, d := range s.dbs.list {
+			start := time.Now()
+			_, err := d.Catalog(ctx)
+			switch {
+			case err == nil:
+				s.log.Debug(catalogAheadMsg, "database", d.Label(), "took", time.Since(start))
+			case ctx.Err() == nil:
+				s.log.Debug(catalogAheadMsg, "database", d.Label(), "err", err)
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}

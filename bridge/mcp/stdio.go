@@ -43,6 +43,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	defer s.mcp.UnregisterSession(ctx, sess.SessionID())
 	ctx, cancel := context.WithCancel(s.mcp.WithContext(ctx, sess))
 	defer cancel()
+	defer s.readCatalogs(ctx)()
 	c := &stdioConn{s: s, ctx: ctx, in: bufio.NewReaderSize(in, 64<<10), out: out, ended: make(chan struct{}), idle: make(chan struct{})}
 	s.log.Info("serving MCP on stdio", "databases", strings.Join(s.dbs.Labels(), ","))
 	notified := make(chan struct{})

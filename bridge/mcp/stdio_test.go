@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -152,3 +154,47 @@ func TestServeStdioAnswersBeforeReturning(t *testing.T) {
 		t.Fatal("ServeStdio did not return")
 	}
 }
+
+// TestServeStdioReadsCatalogAhead: serving starts reading the catalog at
+// once, before any call needs it, so that the first calls of many clients
+// do not all wait for one read (data/testdata/mcp-clients.sh).
+func TestServeStdioReadsCatalogAhead(t *testing.T) {
+	read := make(chan struct{}, 1)
+	s, err := New(Options{Databases: []*db.DB{sampleDB(t)}, Version: "test", Logger: slog.New(seenHandler{catalogAheadMsg, read})})
+	require.NoError(t, err)
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(context.Background(), inR, io.Discard) }()
+	select {
+	case <-read:
+	case <-time.After(timeout):
+		t.Fatal("the catalog was not read before any call")
+	}
+	inW.Close()
+	require.NoError(t, <-done)
+}
+
+// seenHandler is a slog.Handler that signals seen when a record with
+// message msg is logged without an error attribute.
+type seenHandler struct {
+	msg  string
+	seen chan struct{}
+}
+
+func (h seenHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h seenHandler) Handle(_ context.Context, r slog.Record) error {
+	failed := false
+	r.Attrs(func(a slog.Attr) bool {
+		failed = failed || a.Key == "err"
+		return true
+	})
+	if r.Message == h.msg && !failed {
+		select {
+		case h.seen <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+func (h seenHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h seenHandler) WithGroup(string) slog.Handler      { return h }

@@ -113,6 +113,7 @@ func (s *Server) ListenAndServe(ctx context.Context, opt HTTPOptions) error {
 	if opt.Ready != nil {
 		opt.Ready(ln.Addr())
 	}
+	defer s.readCatalogs(ctx)()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

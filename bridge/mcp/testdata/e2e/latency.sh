@@ -99,16 +99,20 @@ else
 	echo "$what unchanged ($after)"
 fi
 # The targets: tablewise's median at most half dbhub's over HTTP and at
-# most 0.8 of it over stdio.
+# most 0.8 of it over stdio; on PostgreSQL (issue #12) at most half over
+# both.
+stdio_target=0.8
+[[ -n $pg ]] && stdio_target=0.5
 "$NODE" -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").pop()).results;
+const stdioTarget = Number(process.argv[2]);
 const m = (s, t) => r.find((x) => x.server === s && x.transport === t)?.median_ms;
 const out = [];
 let ok = true;
 const http = m("tablewise", "http") / m("dbhub", "http"), stdio = m("tablewise", "stdio") / m("dbhub", "stdio");
 if (!isNaN(http)) { out.push(`HTTP: tablewise median is ${(100 * http).toFixed(0)}% of dbhub (target at most 50%)`); ok &&= http <= 0.5; }
-if (!isNaN(stdio)) { out.push(`stdio: tablewise median is ${(100 * stdio).toFixed(0)}% of dbhub (target at most 80%)`); ok &&= stdio <= 0.8; }
+if (!isNaN(stdio)) { out.push(`stdio: tablewise median is ${(100 * stdio).toFixed(0)}% of dbhub (target at most ${(100 * stdioTarget).toFixed(0)}%)`); ok &&= stdio <= stdioTarget; }
 console.log(out.join("\n"));
 console.log(ok ? "targets met" : "targets MISSED");
-' "$tmp/out"
+' "$tmp/out" "$stdio_target"
 exit $status
