@@ -41,9 +41,9 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sql string, timeout time.Du
 		var out *pgconn.Result
 		err := e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
 			p.SendQueryParams("EXPLAIN (ANALYZE, FORMAT JSON)\n"+stmt, nil, nil, nil, nil)
-		}, "the server sent no plan", func(rr *pgconn.ResultReader) (bool, error) {
+		}, "the server sent no plan", func(rr *pgconn.ResultReader) error {
 			out = rr.Read()
-			return false, out.Err
+			return out.Err
 		})
 		if err != nil {
 			return err

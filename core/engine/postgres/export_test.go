@@ -19,18 +19,3 @@ func ExpireLocal(e *Engine) {
 	e.localAt = time.Time{}
 	e.localMu.Unlock()
 }
-
-// RunThenReset runs stmts, around the guard, on a pooled connection as a
-// statement runs (one pipeline: the statements, then the reset), reading
-// the first one's result: the deferred reset on its own.
-func (e *Engine) RunThenReset(ctx context.Context, stmts ...string) error {
-	return e.withConn(ctx, func(c *pgconn.PgConn) error {
-		return e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
-			for _, s := range stmts {
-				p.SendQueryParams(s, nil, nil, nil, nil)
-			}
-		}, "no result", func(rr *pgconn.ResultReader) (bool, error) {
-			return false, rr.Read().Err
-		})
-	})
-}

@@ -57,12 +57,9 @@ type Engine struct {
 	local   *local
 	localAt time.Time
 
-	// resetting holds the connections whose last statement's pipeline
-	// sent their reset (ROLLBACK, DISCARD ALL) after the statement, its
-	// answers not yet read (*pendingReset): the connection's next user
-	// reads them before anything else (ready), so a caller does not wait
-	// for the reset of its own statement.
-	resetting sync.Map
+	// clean holds the connections whose last statement's pipeline
+	// already rolled back and reset them (stream).
+	clean sync.Map
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
@@ -132,7 +129,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		label = cfg.User
 	}
 	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
-	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, e.unready)
+	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, (*pgconn.PgConn).IsClosed)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -248,53 +245,14 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 	return c, nil
 }
 
-// release returns c to the pool. A connection whose statement's pipeline
-// sent its reset already goes back as it is (its next user reads the
-// reset first: ready); any other is rolled back and reset now (DISCARD
-// ALL releases advisory locks, settings, prepared statements, temporary
-// tables). A connection that cannot be reset is closed.
+// release rolls c back and resets its session (DISCARD ALL releases
+// advisory locks, settings, prepared statements, temporary tables) before
+// it returns to the pool; a connection that cannot be reset is closed.
 func (e *Engine) release(c *pgconn.PgConn) {
-	_, sent := e.resetting.Load(c)
-	ok := !c.IsClosed() && (sent || reset(c) == nil)
+	_, clean := e.clean.LoadAndDelete(c)
+	ok := !c.IsClosed() && (clean || reset(c) == nil)
 	e.pool.Release(c, !ok)
 }
-
-// pendingReset is a statement's pipeline whose reset was sent and not
-// yet read, and the cancel function of the pipeline's context; with no
-// pipeline, one whose reset was read already.
-type pendingReset struct {
-	p      *pgconn.Pipeline
-	cancel context.CancelFunc
-}
-
-// ready reads the pending reset of an idle connection, if any, and
-// reports whether c may serve the next statement: open, its reset read
-// without error and out of any transaction. Reading it waits for the
-// server only when it has not finished the reset yet.
-func (e *Engine) ready(c *pgconn.PgConn) bool {
-	v, pending := e.resetting.LoadAndDelete(c)
-	if !pending {
-		return !c.IsClosed()
-	}
-	r := v.(*pendingReset)
-	if r.p == nil {
-		return !c.IsClosed()
-	}
-	defer r.cancel()
-	// The pipeline's context is no longer cancelled by anything: a
-	// deadline on the socket bounds the wait instead.
-	nc := c.Conn()
-	if nc.SetDeadline(time.Now().Add(resetTimeout)) != nil {
-		r.p.Close()
-		return false
-	}
-	err := finish(c, r.p)
-	return err == nil && nc.SetDeadline(time.Time{}) == nil && !c.IsClosed()
-}
-
-// unready is !ready: the pool closes an idle connection that cannot
-// serve.
-func (e *Engine) unready(c *pgconn.PgConn) bool { return !e.ready(c) }
 
 // reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
 // each its own implicit transaction: DISCARD ALL refuses to run inside
@@ -350,10 +308,8 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	return first
 }
 
-// closeConn closes c for good, after reading its pending reset if it has
-// one (the pipeline holds the connection until then).
-func (e *Engine) closeConn(c *pgconn.PgConn) {
-	e.ready(c)
+// closeConn closes c for good.
+func closeConn(c *pgconn.PgConn) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	c.Close(ctx)

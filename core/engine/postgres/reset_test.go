@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -50,68 +49,13 @@ func TestPooledSessionReset(t *testing.T) {
 	if r[1] != "4s" || r[2] != `"$user", public` || r[3] != "on" {
 		t.Errorf("settings survived the reset: %v", r)
 	}
-	// A statement's own pipeline ends with ROLLBACK and DISCARD ALL, read
-	// by the connection's next user before it runs anything: to that user
-	// the session is idle, its last statement the reset.
-	err = e.WithConn(context.Background(), func(c *pgconn.PgConn) error {
-		if c.PID() != pid {
-			t.Fatalf("a new connection (pid %d, was %d)", c.PID(), pid)
-		}
-		var state, last string
-		if err := a.QueryRow(context.Background(), "SELECT state, query FROM pg_stat_activity WHERE pid = $1", pid).Scan(&state, &last); err != nil {
-			return err
-		}
-		if state != "idle" || last != "DISCARD ALL" {
-			t.Errorf("after a statement the session is %q, its last statement %q", state, last)
-		}
-		return nil
-	})
-	if err != nil {
+	// A statement's own pipeline ends with ROLLBACK and DISCARD ALL: the
+	// session is idle, its last statement the reset.
+	var state, last string
+	if err := a.QueryRow(context.Background(), "SELECT state, query FROM pg_stat_activity WHERE pid = $1", pid).Scan(&state, &last); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// TestDeferredReset: a statement's caller does not wait for the reset of
-// its connection, but the connection's next user never gets it before
-// the reset: a session setting, an advisory lock, a prepared statement
-// and a LISTEN left by one call are gone for the next, called at once,
-// every time. The poison is put there directly, around the guard.
-func TestDeferredReset(t *testing.T) {
-	url := servers.Postgres(t)
-	e, err := postgres.Open(context.Background(), url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx := context.Background()
-	a := servers.PostgresClient(t, url)
-	for i := range 50 {
-		err := e.RunThenReset(ctx, "SELECT pg_advisory_lock(4242)", "SET search_path = pg_catalog",
-			"SET default_transaction_read_only = off", "PREPARE leftover AS SELECT 1", "LISTEN leftover")
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = e.WithConn(ctx, func(c *pgconn.PgConn) error {
-			var locks int
-			if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = $1", c.PID()).Scan(&locks); err != nil {
-				return err
-			}
-			res, err := c.Exec(ctx, `SELECT current_setting('search_path'), current_setting('default_transaction_read_only'),
-				(SELECT count(*) FROM pg_prepared_statements), (SELECT count(*) FROM pg_listening_channels())`).ReadAll()
-			if err != nil {
-				return err
-			}
-			got := []string{}
-			for _, v := range res[0].Rows[0] {
-				got = append(got, string(v))
-			}
-			if locks != 0 || strings.Join(got, "|") != `"$user", public|on|0|0` || c.TxStatus() != 'I' {
-				t.Fatalf("call %d: the next user got an unreset session: %d advisory locks, settings and counts %v, transaction status %c", i, locks, got, c.TxStatus())
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	if state != "idle" || last != "DISCARD ALL" {
+		t.Errorf("after a statement the session is %q, its last statement %q", state, last)
 	}
 }

@@ -161,8 +161,11 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	return desc, nil
 }
 
-// stream runs the prepared statement and streams its rows into sink,
-// then resets the connection (thenReset).
+// stream runs the prepared statement and streams its rows into sink. The
+// statement, ROLLBACK and DISCARD ALL go in one pipeline, each after a
+// Sync of its own (so the reset runs whatever the statement did): the
+// connection comes back reset without another round trip, and is marked
+// clean for release.
 func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.StatementDescription, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	cols := make([]query.Column, len(desc.Fields))
 	for i, f := range desc.Fields {
@@ -170,7 +173,7 @@ func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.Stat
 	}
 	return e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
 		p.SendQueryPrepared("", nil, nil, resultFormats(desc.Fields))
-	}, "the server sent no rows", func(rr *pgconn.ResultReader) (bool, error) {
+	}, "the server sent no rows", func(rr *pgconn.ResultReader) error {
 		return e.read(c, rr, cols, opt, sink, sum)
 	})
 }
@@ -178,56 +181,36 @@ func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.Stat
 // thenReset sends a statement (send), then ROLLBACK and DISCARD ALL, each
 // after a Sync of its own so that the reset runs whatever the statement
 // did, in one pipeline: read gets the statement's result (noResult is the
-// error when there is none) and reports whether it cancelled the
-// statement.
-//
-// The server runs the reset as soon as the statement ends, without
-// another round trip. When the statement ran to its end without error
-// within ctx, the caller has its answer without waiting for the reset:
-// its answers are left for the connection's next user to read before
-// anything else (ready). Otherwise (an error, ctx ended, a cancel request
-// was sent) they are read here, so that the statement is gone from the
-// server when the caller hears why it failed.
-func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) (cancelled bool, err error)) error {
-	// The pipeline may outlive ctx, so it is not bound to it: ctx
-	// cancels it (a cancel request, pgconn's context watcher) only until
-	// the statement's result has been read.
-	pctx, cancel := context.WithCancel(context.Background())
-	unlink := context.AfterFunc(ctx, cancel)
-	p := c.StartPipeline(pctx)
+// error when there is none), and the connection comes back reset without
+// another round trip, marked clean for release.
+func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) error) error {
+	p := c.StartPipeline(ctx)
 	send(p)
 	p.SendPipelineSync()
 	if err := sendReset(p); err != nil {
-		unlink()
-		cancel()
 		return err
 	}
-	var err error
-	cancelled := false
-	res, rerr := p.GetResults()
-	if rr, ok := res.(*pgconn.ResultReader); ok && rerr == nil {
-		cancelled, err = read(rr)
-	} else if err = rerr; err == nil {
-		err = errors.New(noResult)
-	}
-	if unlink() && err == nil && !cancelled && !c.IsClosed() {
-		e.resetting.Store(c, &pendingReset{p: p, cancel: cancel})
+	res, err := p.GetResults()
+	if err != nil {
+		e.drain(c, p)
 		return err
 	}
-	if finish(c, p) == nil {
-		e.resetting.Store(c, &pendingReset{}) // reset already: released as it is
+	rr, ok := res.(*pgconn.ResultReader)
+	if !ok {
+		e.drain(c, p)
+		return errors.New(noResult)
 	}
-	cancel()
+	err = read(rr)
+	e.drain(c, p)
 	return err
 }
 
-// read streams rr into sink until the end or a cap, and reports whether
-// it cancelled the statement (stop).
-func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Column, opt query.Options, sink query.Sink, sum *query.Summary) (bool, error) {
+// read streams rr into sink until the end or a cap.
+func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Column, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	sum.Columns = cols
 	if err := sink.Begin(cols); err != nil {
 		stop(c, rr)
-		return true, err
+		return err
 	}
 	cur := newCursor(e.types, rr.FieldDescriptions())
 	var bytes int64
@@ -235,7 +218,7 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
 			sum.Truncated, sum.TruncatedBy = true, "rows"
 			stop(c, rr)
-			return true, nil
+			return nil
 		}
 		cur.set(rr.Values())
 		if opt.MaxBytes > 0 {
@@ -243,17 +226,25 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 			if bytes > opt.MaxBytes {
 				sum.Truncated, sum.TruncatedBy = true, "bytes"
 				stop(c, rr)
-				return true, nil
+				return nil
 			}
 		}
 		if err := sink.Row(cur); err != nil {
 			stop(c, rr)
-			return true, err
+			return err
 		}
 		sum.RowCount++
 	}
 	_, err := rr.Close()
-	return false, err
+	return err
+}
+
+// drain reads the rest of a pipeline (ROLLBACK and DISCARD ALL) and marks
+// c clean when both ran and the session is out of any transaction.
+func (e *Engine) drain(c *pgconn.PgConn, p *pgconn.Pipeline) {
+	if finish(c, p) == nil {
+		e.clean.Store(c, true)
+	}
 }
 
 // stop ends a statement whose rows are no longer wanted: a cancel request,
