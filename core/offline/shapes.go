@@ -570,6 +570,7 @@ func (b *builder) dateColumn(pos int) *colInfo {
 	}
 	var best *colInfo
 	bestDist := 1 << 30
+	named := false // best is a date column the question names
 	for _, m := range b.a.ments {
 		if m.value {
 			continue
@@ -597,12 +598,21 @@ func (b *builder) dateColumn(pos int) *colInfo {
 				dc = c.t.mainDate
 			}
 			if dc != nil && reach(dc.tab) && dd < bestDist {
-				best, bestDist = dc, dd
+				best, bestDist, named = dc, dd, c.c != nil
 				if b.role[m] == "" {
 					b.role[m] = "date"
 					m.used = true
 				}
 			}
+		}
+	}
+	if !named && (best == nil || best.tab == p.base) {
+		// "canceled in 2024", "amount paid in 2024": a verb of the
+		// question that names one of the base's dates (canceled_at,
+		// paid_at) places its rows in time, even when the word was
+		// read as a value or as part of another column's name.
+		if vc := b.verbDate(p.base); vc != nil {
+			return vc
 		}
 	}
 	if best != nil {
@@ -621,6 +631,47 @@ func (b *builder) dateColumn(pos int) *colInfo {
 	// A table the base reaches many-to-one ("customers" → their orders?
 	// no: only parents, whose dates describe the base's rows).
 	return nil
+}
+
+// verbDate returns the one date column of t whose name, without its
+// generic date word, is a word of the question (canceled_at for
+// "canceled"), or nil when none or several are.
+func (b *builder) verbDate(t *tableInfo) *colInfo {
+	var found *colInfo
+	for _, c := range t.cols {
+		if c.kind != kindDate {
+			continue
+		}
+		var dw []string
+		for _, r := range c.raw {
+			switch r {
+			case "date", "at", "on", "time", "timestamp", "dt", "day", "ts":
+				continue
+			}
+			dw = append(dw, stem(r))
+		}
+		if len(dw) == 0 || sameWords(dw, t.words) {
+			continue
+		}
+		all := true
+		for _, w := range dw {
+			hit := false
+			for _, tk := range b.a.toks {
+				if tk.stem == w {
+					hit = true
+					break
+				}
+			}
+			all = all && hit
+		}
+		if all {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 func (b *builder) list(listPos int, distinct bool) string {
