@@ -1300,12 +1300,19 @@ func (ix *index) schemaCands(span []token) []*cand {
 	if len(content) == 0 {
 		return nil
 	}
+	var headOnly []*cand
+	exact := false
 	for _, tb := range ix.s.tables {
 		if sc := nameScore(content, tb.words, nil); sc > 0 {
 			if tb.view {
 				sc -= 0.15
 			}
-			out = append(out, &cand{t: tb, score: sc})
+			cd := &cand{t: tb, score: sc}
+			out = append(out, cd)
+			exact = exact || sc >= 1.2
+			if headNamed(content, tb.raw) {
+				headOnly = append(headOnly, cd)
+			}
 		}
 		for _, c := range tb.cols {
 			if c.kind == kindBlob {
@@ -1360,6 +1367,12 @@ func (ix *index) schemaCands(span []token) []*cand {
 			}
 		}
 	}
+	if !exact && len(headOnly) == 1 {
+		// "users" for app_user: the one table whose name ends in the
+		// word, when no table is that word alone, is named by it, above
+		// a reference to it in another table (app_event.user_id).
+		headOnly[0].score = max(headOnly[0].score, 1.15)
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	// Keep the close ones.
 	if len(out) > 0 {
@@ -1371,6 +1384,18 @@ func (ix *index) schemaCands(span []token) []*cand {
 		out = out[:k]
 	}
 	return out
+}
+
+// headNamed: content is one noun, the last word (the head noun) of a
+// table name of several words or its plural ("users" for app_user; not
+// the verb "requested" for leave_requests).
+func headNamed(content []token, raw []string) bool {
+	if len(content) != 1 || len(raw) < 2 {
+		return false
+	}
+	w, h := content[0].low, raw[len(raw)-1]
+	h = strings.TrimSuffix(h, "s")
+	return w == h || w == h+"s" || w == h+"es" || strings.HasSuffix(h, "y") && w == h[:len(h)-1]+"ies"
 }
 
 // describedBy: the column that describes code column c in words

@@ -68,3 +68,53 @@ func TestRankingSkipsMissingValues(t *testing.T) {
 		t.Errorf("%q: %d rows, want the one value fixed: %s", q, b.RowCount, b.Answer)
 	}
 }
+
+// membersScript: teams, their members (a table named with a qualifier,
+// team_member) and the members' activity.
+func membersScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE team (id TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE team_member (id INTEGER PRIMARY KEY, account_id TEXT NOT NULL REFERENCES team(id), email TEXT NOT NULL, role TEXT NOT NULL, joined_at TEXT NOT NULL);
+CREATE TABLE activity (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL REFERENCES team_member(id), kind TEXT NOT NULL, happened_at TEXT NOT NULL);
+`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "INSERT INTO team VALUES ('tm_%d', 'team %d');\n", i+1, i)
+	}
+	for i := 0; i < 90; i++ {
+		role := []string{"owner", "editor", "viewer"}[i%3]
+		fmt.Fprintf(&b, "INSERT INTO team_member VALUES (%d, 'tm_%d', 'm%d@example.com', '%s', '2024-%02d-%02d');\n", i+1, i%20+1, i, role, i%12+1, i%28+1)
+	}
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "INSERT INTO activity VALUES (%d, %d, '%s', '2024-%02d-%02d');\n", i+1, i%90+1, []string{"login", "export"}[i%2], i%12+1, i%28+1)
+	}
+	return b.String()
+}
+
+// A word that is the head noun of one table's name ("members" for
+// team_member) names that table, above a reference to it from another
+// table (activity.member_id) or the table it belongs to, when no table is
+// that word alone; a verb with the same stem ("requested" for
+// leave_requests) does not.
+func TestHeadNounNamesTable(t *testing.T) {
+	tp := smallPlanner(t, "members.db", membersScript())
+	sql := askWant(t, tp, "How many members have the owner role?", "FROM team_member", "role = 'owner'")
+	if strings.Contains(sql, "FROM team ") || strings.Contains(sql, "activity") {
+		t.Errorf("counted another table: %s", sql)
+	}
+	askWant(t, tp, "How many members joined in March 2024?", "FROM team_member", "joined_at >= '2024-03-01'")
+	for _, tt := range []struct {
+		word string
+		raw  []string
+		want bool
+	}{
+		{"members", []string{"team", "member"}, true},
+		{"categories", []string{"product", "category"}, true},
+		{"requested", []string{"leave", "requests"}, false},
+		{"listed", []string{"play", "list"}, false},
+		{"members", []string{"member"}, false}, // a one-word name is matched in full already
+	} {
+		if got := headNamed(tokenize(tt.word), tt.raw); got != tt.want {
+			t.Errorf("headNamed(%q, %v) = %v, want %v", tt.word, tt.raw, got, tt.want)
+		}
+	}
+}
