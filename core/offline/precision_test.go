@@ -118,3 +118,51 @@ func TestHeadNounNamesTable(t *testing.T) {
 		}
 	}
 }
+
+// shopsScript: shops and their sales, each with a currency; titles held
+// by the shops and reservations of them.
+func shopsScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE shop (id INTEGER PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL);
+CREATE TABLE sale (id INTEGER PRIMARY KEY, shop_id INTEGER NOT NULL REFERENCES shop(id), currency TEXT NOT NULL, amount REAL NOT NULL);
+CREATE TABLE volume (id INTEGER PRIMARY KEY, title TEXT NOT NULL, publisher TEXT NOT NULL);
+CREATE TABLE reservation (id INTEGER PRIMARY KEY, volume_id INTEGER NOT NULL REFERENCES volume(id), made_on TEXT NOT NULL);
+`)
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "INSERT INTO shop VALUES (%d, 'shop %d', '%s');\n", i+1, i, []string{"EUR", "USD"}[i%2])
+	}
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "INSERT INTO sale VALUES (%d, %d, '%s', %d.5);\n", i+1, i%12+1, []string{"EUR", "USD", "GBP"}[i%3], i)
+	}
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO volume VALUES (%d, 'volume %d', '%s');\n", i+1, i, []string{"Acme Press", "Blue House", "Corner House"}[i%3])
+	}
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&b, "INSERT INTO reservation VALUES (%d, %d, '2024-%02d-%02d');\n", i+1, i%60+1, i%12+1, i%28+1)
+	}
+	return b.String()
+}
+
+// "Which <plural column> … <table>": the distinct values of the column of
+// the table named, when several tables have such a column.
+func TestPluralColumnOfNamedTable(t *testing.T) {
+	tp := smallPlanner(t, "shops.db", shopsScript())
+	sql := askWant(t, tp, "Which currencies are our shops in?", "DISTINCT", "FROM shop")
+	if strings.Contains(sql, "sale") || strings.Contains(sql, "name") {
+		t.Errorf("listed another table or the shops themselves: %s", sql)
+	}
+	askWant(t, tp, "Which currencies are our sales in?", "DISTINCT", "FROM sale")
+
+	// A table read only through a related word (below an exact name)
+	// does not take the column from its own table; an exact one does
+	// when the column is not its own.
+	volume, reservation := &tableInfo{name: "volume"}, &tableInfo{name: "reservation"}
+	publisher := &colInfo{tab: volume, name: "publisher", kind: kindText}
+	ent := &mention{cands: []*cand{{t: volume, c: publisher, score: 1.2}}}
+	if c := pluralColumnOf(ent, &cand{t: reservation, score: 0.9}); c == nil || c.c != publisher {
+		t.Errorf("a related-word table took the column: %v", c)
+	}
+	if c := pluralColumnOf(ent, &cand{t: reservation, score: 1.2}); c != nil {
+		t.Errorf("listed %v for a table named exactly that does not hold it", c)
+	}
+}

@@ -674,6 +674,31 @@ func (b *builder) verbDate(t *tableInfo) *colInfo {
 	return found
 }
 
+// pluralColumnOf returns the reading of the plural column mention ent
+// whose values a listing "which <column> … <table>" asks for, given the
+// table named after it: a text column of that table among the best
+// readings, or the column's own table when the table word is a weak,
+// related reading (below an exact name) that ent's column does not
+// belong to. Nil when neither holds.
+func pluralColumnOf(ent *mention, tab *cand) *cand {
+	top := ent.cands[0].score
+	listable := func(c *cand) bool {
+		return c.c != nil && !c.c.unique && !isLabelCol(c.c) && c.c.kind == kindText
+	}
+	for _, c := range ent.cands {
+		if c.score < top-0.001 {
+			break
+		}
+		if listable(c) && c.c.tab == tab.t {
+			return c
+		}
+	}
+	if c := ent.cands[0]; listable(c) && tab.score < 1 && (len(ent.cands) == 1 || ent.cands[1].score < top-0.001) {
+		return c
+	}
+	return nil
+}
+
 func (b *builder) list(listPos int, distinct bool) string {
 	a := b.a
 	p := b.p
@@ -693,15 +718,19 @@ func (b *builder) list(listPos int, distinct bool) string {
 	// offices are in": a plural column named before its table, not the
 	// table's label, asks for the column's distinct values.
 	if entity != nil && !hasTable(entity) && isPlural(a.toks[entity.end-1]) && len(entity.cands) > 0 {
-		if c := entity.cands[0]; c.c != nil && !c.c.unique && !isLabelCol(c.c) && c.c.kind == kindText {
-			for _, m := range a.ments {
-				if m.start >= entity.end && !m.value && hasTable(m) && m.cands[0].c == nil && m.cands[0].t == c.c.tab {
-					// Every name of that table ("our hospitals and
-					// clinics").
-					b.use(m, "entity")
-					distinct = true
-					entity.cands = []*cand{c}
-				}
+		for _, m := range a.ments {
+			if m.start < entity.end || m.value || !hasTable(m) || m.cands[0].c != nil {
+				continue
+			}
+			if c := pluralColumnOf(entity, m.cands[0]); c != nil {
+				// Every name of that table ("our hospitals and
+				// clinics"); a column several tables have is the named
+				// table's ("which currencies are our prices in"), and a
+				// table read only through a related word ("books" for
+				// reservations) does not take the column from its own.
+				b.use(m, "entity")
+				distinct = true
+				entity.cands = []*cand{c}
 			}
 		}
 	}
