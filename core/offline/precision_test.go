@@ -25,7 +25,7 @@ func smallPlanner(t *testing.T, name, script string) *testPlanner {
 // a status value that is also the verb of the closing date.
 func ticketsScript() string {
 	var b strings.Builder
-	b.WriteString(`CREATE TABLE ticket (id INTEGER PRIMARY KEY, subject TEXT NOT NULL, status TEXT NOT NULL, opened_on TEXT NOT NULL, closed_on TEXT, hours_spent INTEGER NOT NULL, resolution TEXT);
+	b.WriteString(`CREATE TABLE ticket (id INTEGER PRIMARY KEY, subject TEXT NOT NULL, status TEXT NOT NULL, opened_on TEXT NOT NULL, closed_on TEXT, hours_spent INTEGER NOT NULL, resolution TEXT, escalated_on TEXT);
 `)
 	for i := 0; i < 120; i++ {
 		opened := fmt.Sprintf("%d-%02d-%02d", 2023+i/60, i%12+1, i%27+1)
@@ -35,7 +35,11 @@ func ticketsScript() string {
 			closed = fmt.Sprintf("'%d-%02d-%02d'", 2023+(i+30)/60, (i+5)%12+1, i%27+1)
 			resolution = []string{"'fixed'", "'fixed'", "'duplicate'", "'wontfix'"}[i%4]
 		}
-		fmt.Fprintf(&b, "INSERT INTO ticket VALUES (%d, 'subject %d', '%s', '%s', %s, %d, %s);\n", i+1, i, status, opened, closed, i%9+1, resolution)
+		escalated := "NULL"
+		if i%5 == 0 {
+			escalated = fmt.Sprintf("'%d-%02d-%02d'", 2023+i/60, i%12+1, i%27+2)
+		}
+		fmt.Fprintf(&b, "INSERT INTO ticket VALUES (%d, 'subject %d', '%s', '%s', %s, %d, %s, %s);\n", i+1, i, status, opened, closed, i%9+1, resolution, escalated)
 	}
 	return b.String()
 }
@@ -164,5 +168,16 @@ func TestPluralColumnOfNamedTable(t *testing.T) {
 	}
 	if c := pluralColumnOf(ent, &cand{t: reservation, score: 1.2}); c != nil {
 		t.Errorf("listed %v for a table named exactly that does not hold it", c)
+	}
+}
+
+// "How many were escalated": a count whose only thing named is a nullable
+// date read as a verb counts the rows where that date is set, not the
+// different dates.
+func TestCountEventDateSet(t *testing.T) {
+	tp := smallPlanner(t, "tickets.db", ticketsScript())
+	sql := askWant(t, tp, "How many were escalated?", "COUNT(*)", "escalated_on IS NOT NULL")
+	if strings.Contains(sql, "DISTINCT") {
+		t.Errorf("counted the different dates: %s", sql)
 	}
 }

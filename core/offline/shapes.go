@@ -160,6 +160,13 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 	if c == nil {
 		return "I could not tell what to count."
 	}
+	if dc := c.c; !distinct && dc != nil && dc.kind == kindDate && !dc.notNull && dc.nulls > 0 && pastParticiple(a.toks[target.end-1]) {
+		// "How many holds were cancelled": the rows whose date of that
+		// event is set (filtered below), not the different dates.
+		p.base = dc.tab
+		p.subject = strings.Join(dc.tab.raw, " ")
+		return b.groups(groupMs)
+	}
 	b.use(target, "measure")
 	if c.c == nil && !distinct {
 		if ev := b.passiveEvent(target, c.t); ev != nil {
