@@ -218,3 +218,30 @@ func TestCurrentlyQualifiesOwnState(t *testing.T) {
 	}
 	askWant(t, tp, "List the current members", "loan.returned_on IS NULL")
 }
+
+// vouchersScript: vouchers and the payments made against them, both with a
+// creation date.
+func vouchersScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE payment (id INTEGER PRIMARY KEY, voucher_id INTEGER NOT NULL REFERENCES voucher(id), amount REAL NOT NULL, status TEXT NOT NULL, created TEXT NOT NULL);
+CREATE TABLE voucher (id INTEGER PRIMARY KEY, total REAL NOT NULL, created TEXT NOT NULL);
+`)
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "INSERT INTO voucher VALUES (%d, %d.0, '%d-%02d-%02d');\n", i+1, 10+i, 2022+i%3, i%12+1, i%27+1)
+	}
+	for i := 0; i < 260; i++ {
+		fmt.Fprintf(&b, "INSERT INTO payment VALUES (%d, %d, %d.0, '%s', '%d-%02d-%02d');\n", i+1, i%100+1, i%40+1, []string{"succeeded", "failed"}[i%2], 2022+i%4, i%12+1, i%27+1)
+	}
+	return b.String()
+}
+
+// "How many vouchers were created per year": the verb names the date of the
+// things counted, which are their own event, not the rows of a table
+// that points at them and has a date of the same name.
+func TestCountedRowsOwnEventDate(t *testing.T) {
+	tp := smallPlanner(t, "vouchers.db", vouchersScript())
+	sql := askWant(t, tp, "How many vouchers were created per year?", "FROM voucher", "created")
+	if strings.Contains(sql, "payment") {
+		t.Errorf("counted the payments: %s", sql)
+	}
+}

@@ -236,6 +236,14 @@ func (b *builder) passiveEvent(target *mention, t *tableInfo) *cand {
 		default:
 			return nil
 		}
+		for _, c := range m.cands {
+			if c.c != nil && c.c.tab == t && c.c.kind == kindDate && c.score >= m.cands[0].score-0.05 {
+				// "How many invoices were created": the verb names
+				// a date of the things counted, which are their own
+				// event.
+				return nil
+			}
+		}
 		ev := m.cands[0]
 		if steps, ok := b.ix.s.path(ev.t, t); !ok || len(steps) == 0 || !strictlyForward(steps) {
 			return nil
@@ -604,7 +612,9 @@ func (b *builder) dateColumn(pos int) *colInfo {
 			case c.c == nil && c.t.mainDate != nil:
 				dc = c.t.mainDate
 			}
-			if dc != nil && reach(dc.tab) && dd < bestDist {
+			// At equal distance, the base's own date ("invoices were
+			// created": invoice.created, not a charge's).
+			if dc != nil && reach(dc.tab) && (dd < bestDist || dd == bestDist && dc.tab == p.base && best.tab != p.base) {
 				best, bestDist, named = dc, dd, c.c != nil
 				if b.role[m] == "" {
 					b.role[m] = "date"
