@@ -1857,7 +1857,14 @@ func (ix *index) correct(toks []token) []token {
 			maxD = 2
 		}
 		best, bestD, ties := "", maxD+1, 0
+		plural := strings.HasSuffix(t.low, "s") && !text.Known(t.low) && !text.Known(t.low[:len(t.low)-1])
 		for w := range ix.vocab {
+			if plural && !strings.HasSuffix(w, "s") {
+				// "custmers": a plural that is no English word is
+				// compared with the plural of the schema's singular
+				// word ("scorers" is a word, not "scores" mistyped).
+				w += "s"
+			}
 			if w[0] != t.low[0] || len(w) < len(t.low)-maxD || len(w) > len(t.low)+maxD {
 				continue
 			}

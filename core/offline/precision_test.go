@@ -245,3 +245,15 @@ func TestCountedRowsOwnEventDate(t *testing.T) {
 		t.Errorf("counted the payments: %s", sql)
 	}
 }
+
+// A plural typed with a letter wrong ("lians") that is no English word is
+// corrected to the plural of the schema's word; a real word ("scorers")
+// is not compared with a plural it is one letter from.
+func TestPluralTypo(t *testing.T) {
+	tp := smallPlanner(t, "club.db", clubScript())
+	askWant(t, tp, "How many lians are there?", "COUNT(*)", "FROM loan")
+	ix := testIndex(t, tp)
+	if got := ix.correct(tokenize("scorers"))[0].low; got != "scorers" {
+		t.Errorf("corrected the word scorers to %q", got)
+	}
+}
