@@ -272,8 +272,8 @@ func (b *builder) periods() string {
 		}
 	}
 	if !added && b.stateOnBase() {
-		// "borrowers who are currently blocked": the word qualifies a
-		// state the base's own rows record (a date set while it
+		// "members who are currently suspended": the word qualifies
+		// a state the base's own rows record (a date set while it
 		// holds), not a membership elsewhere.
 		added = true
 	}
@@ -389,7 +389,7 @@ func (b *builder) measuresHistory() bool {
 }
 
 // stateOnBase: the plan filters the base on whether one of its own dates
-// is set ("blocked": debarred IS NOT NULL).
+// is set ("suspended": suspended_on IS NOT NULL).
 func (b *builder) stateOnBase() bool {
 	for _, f := range b.p.filters {
 		if f.col.tab == b.p.base && f.col.kind == kindDate && (f.op == "IS NOT NULL" || f.op == "IS NULL") {

@@ -1368,9 +1368,9 @@ func (ix *index) schemaCands(span []token) []*cand {
 		}
 	}
 	if !exact && len(headOnly) == 1 {
-		// "users" for app_user: the one table whose name ends in the
-		// word, when no table is that word alone, is named by it, above
-		// a reference to it in another table (app_event.user_id).
+		// "members" for team_member: the one table whose name ends in
+		// the word, when no table is that word alone, is named by it,
+		// above a reference to it in another table (activity.member_id).
 		headOnly[0].score = max(headOnly[0].score, 1.15)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
@@ -1387,8 +1387,8 @@ func (ix *index) schemaCands(span []token) []*cand {
 }
 
 // headNamed: content is one noun, the last word (the head noun) of a
-// table name of several words or its plural ("users" for app_user; not
-// the verb "requested" for leave_requests).
+// table name of several words or its plural ("members" for team_member;
+// not the verb "listed" for a play_list table).
 func headNamed(content []token, raw []string) bool {
 	if len(content) != 1 || len(raw) < 2 {
 		return false

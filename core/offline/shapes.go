@@ -161,7 +161,7 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 		return "I could not tell what to count."
 	}
 	if dc := c.c; !distinct && dc != nil && dc.kind == kindDate && !dc.notNull && dc.nulls > 0 && pastParticiple(a.toks[target.end-1]) {
-		// "How many holds were cancelled": the rows whose date of that
+		// "How many were escalated": the rows whose date of that
 		// event is set (filtered below), not the different dates.
 		p.base = dc.tab
 		p.subject = strings.Join(dc.tab.raw, " ")
@@ -238,7 +238,7 @@ func (b *builder) passiveEvent(target *mention, t *tableInfo) *cand {
 		}
 		for _, c := range m.cands {
 			if c.c != nil && c.c.tab == t && c.c.kind == kindDate && c.score >= m.cands[0].score-0.05 {
-				// "How many invoices were created": the verb names
+				// "How many vouchers were created": the verb names
 				// a date of the things counted, which are their own
 				// event.
 				return nil
@@ -612,8 +612,8 @@ func (b *builder) dateColumn(pos int) *colInfo {
 			case c.c == nil && c.t.mainDate != nil:
 				dc = c.t.mainDate
 			}
-			// At equal distance, the base's own date ("invoices were
-			// created": invoice.created, not a charge's).
+			// At equal distance, the base's own date ("vouchers were
+			// created": voucher.created, not a payment's).
 			if dc != nil && reach(dc.tab) && (dd < bestDist || dd == bestDist && dc.tab == p.base && best.tab != p.base) {
 				best, bestDist, named = dc, dd, c.c != nil
 				if b.role[m] == "" {
@@ -624,10 +624,10 @@ func (b *builder) dateColumn(pos int) *colInfo {
 		}
 	}
 	if !named && (best == nil || best.tab == p.base) {
-		// "canceled in 2024", "amount paid in 2024": a verb of the
-		// question that names one of the base's dates (canceled_at,
-		// paid_at) places its rows in time, even when the word was
-		// read as a value or as part of another column's name.
+		// "closed in 2024": a verb of the question that names one of
+		// the base's dates (closed_on) places its rows in time, even
+		// when the word was read as a value or as part of another
+		// column's name.
 		if vc := b.verbDate(p.base); vc != nil {
 			return vc
 		}
@@ -651,8 +651,8 @@ func (b *builder) dateColumn(pos int) *colInfo {
 }
 
 // verbDate returns the one date column of t whose name, without its
-// generic date word, is a word of the question (canceled_at for
-// "canceled"), or nil when none or several are.
+// generic date word, is a word of the question (closed_on for
+// "closed"), or nil when none or several are.
 func (b *builder) verbDate(t *tableInfo) *colInfo {
 	var found *colInfo
 	for _, c := range t.cols {
@@ -742,7 +742,7 @@ func (b *builder) list(listPos int, distinct bool) string {
 			if c := pluralColumnOf(entity, m.cands[0]); c != nil {
 				// Every name of that table ("our hospitals and
 				// clinics"); a column several tables have is the named
-				// table's ("which currencies are our prices in"), and a
+				// table's ("which currencies are our shops in"), and a
 				// table read only through a related word ("books" for
 				// reservations) does not take the column from its own.
 				b.use(m, "entity")
