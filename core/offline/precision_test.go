@@ -257,3 +257,18 @@ func TestPluralTypo(t *testing.T) {
 		t.Errorf("corrected the word scorers to %q", got)
 	}
 }
+
+// A count per entity keyed by a text code shows the code beside the
+// entity's label: the rows counted record the code.
+func TestCodeKeyShown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE tier (tiercode TEXT NOT NULL PRIMARY KEY, description TEXT NOT NULL);
+CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tiercode TEXT NOT NULL REFERENCES tier(tiercode));
+INSERT INTO tier VALUES ('G', 'Gold'), ('S', 'Silver'), ('B', 'Bronze'), ('N', 'Novice'), ('P', 'Platinum'), ('D', 'Diamond');
+`)
+	for i := 0; i < 70; i++ {
+		fmt.Fprintf(&b, "INSERT INTO player VALUES (%d, 'player %d', '%s');\n", i+1, i, []string{"G", "S", "S", "B", "B", "B"}[i%6])
+	}
+	tp := smallPlanner(t, "tiers.db", b.String())
+	askWant(t, tp, "How many players are in each tier?", "SELECT tier.tiercode, tier.description", "COUNT(player.")
+}
