@@ -272,3 +272,31 @@ INSERT INTO tier VALUES ('G', 'Gold'), ('S', 'Silver'), ('B', 'Bronze'), ('N', '
 	tp := smallPlanner(t, "tiers.db", b.String())
 	askWant(t, tp, "How many players are in each tier?", "SELECT tier.tiercode, tier.description", "COUNT(player.")
 }
+
+// A one-word value of another table's column ("active" as an enrolment
+// status) that also names a yes/no column of the table asked about (a
+// course's active flag) has two readings: the planner asks instead of
+// picking the value.
+func TestValueOrFlagAsks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE course (id INTEGER PRIMARY KEY, title TEXT NOT NULL, active INTEGER NOT NULL);
+CREATE TABLE enrolment (id INTEGER PRIMARY KEY, course_id INTEGER NOT NULL REFERENCES course(id), status TEXT NOT NULL);
+`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO course VALUES (%d, 'course %d', %d);\n", i+1, i, min(1, i%4))
+	}
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "INSERT INTO enrolment VALUES (%d, %d, '%s');\n", i+1, i%30+1, []string{"active", "dropped", "completed"}[i%3])
+	}
+	tp := smallPlanner(t, "courses.db", b.String())
+	q := "List the courses that are no longer active"
+	ans, err := tp.p.Answer(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.SQL != "" || !strings.Contains(ans.Answer, "course.active") {
+		t.Errorf("%q: answered without asking: %s\n%s", q, ans.SQL, ans.Answer)
+	}
+	// The value alone, in its own table, is still read.
+	askWant(t, tp, "How many enrolments are active?", "status = 'active'")
+}
