@@ -36,9 +36,9 @@ func (b *builder) filters() string {
 			return couldNotConnect(b.span(m), p.subjectName(), "")
 		}
 		if f := b.flagNamed(m, c); f != nil {
-			// "products that are no longer active" with a yes/no
-			// column active in products and a status 'active'
-			// elsewhere: two readings, neither clearly better.
+			// "shops that are no longer open" with a yes/no column of
+			// shops named so and a status 'open' elsewhere: two
+			// readings, neither clearly better.
 			v := c.vals[0].text
 			return fmt.Sprintf("%q could be the yes/no column %s or the value %q of %s: say which (for example \"with %s %s\").",
 				b.span(m), f, v, c.c, words(c.c), v)
