@@ -10,6 +10,18 @@ import (
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
+// askBut asks q and checks that the SQL holds every part and none of
+// the strings in not.
+func askBut(t *testing.T, tp *testPlanner, not []string, q string, parts ...string) {
+	t.Helper()
+	sql := askWant(t, tp, q, parts...)
+	for _, n := range not {
+		if strings.Contains(sql, n) {
+			t.Errorf("%q: SQL holds %q\n%s", q, n, sql)
+		}
+	}
+}
+
 // smallPlanner returns a planner on a database built from the SQL script.
 func smallPlanner(t *testing.T, name, script string) *testPlanner {
 	t.Helper()
@@ -50,10 +62,7 @@ func ticketsScript() string {
 // column's name.
 func TestVerbNamesTheDate(t *testing.T) {
 	tp := smallPlanner(t, "tickets.db", ticketsScript())
-	sql := askWant(t, tp, "How many tickets were closed in 2024?", "closed_on >= '2024-01-01'", "closed_on < '2025-01-01'")
-	if strings.Contains(sql, "opened_on") {
-		t.Errorf("filtered on the opening date: %s", sql)
-	}
+	askBut(t, tp, []string{"opened_on"}, "How many tickets were closed in 2024?", "closed_on >= '2024-01-01'", "closed_on < '2025-01-01'")
 	askWant(t, tp, "How many tickets were opened in 2024?", "opened_on >= '2024-01-01'")
 }
 
@@ -97,14 +106,11 @@ CREATE TABLE activity (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL REFERE
 // A word that is the head noun of one table's name ("members" for
 // team_member) names that table, above a reference to it from another
 // table (activity.member_id) or the table it belongs to, when no table is
-// that word alone; a verb with the same stem ("requested" for
-// leave_requests) does not.
+// that word alone; a verb with the same stem ("listed" for play_list)
+// does not.
 func TestHeadNounNamesTable(t *testing.T) {
 	tp := smallPlanner(t, "members.db", membersScript())
-	sql := askWant(t, tp, "How many members have the owner role?", "FROM team_member", "role = 'owner'")
-	if strings.Contains(sql, "FROM team ") || strings.Contains(sql, "activity") {
-		t.Errorf("counted another table: %s", sql)
-	}
+	askBut(t, tp, []string{"FROM team ", "activity"}, "How many members have the owner role?", "FROM team_member", "role = 'owner'")
 	askWant(t, tp, "How many members joined in March 2024?", "FROM team_member", "joined_at >= '2024-03-01'")
 	for _, tt := range []struct {
 		word string
@@ -151,10 +157,7 @@ CREATE TABLE reservation (id INTEGER PRIMARY KEY, volume_id INTEGER NOT NULL REF
 // the table named, when several tables have such a column.
 func TestPluralColumnOfNamedTable(t *testing.T) {
 	tp := smallPlanner(t, "shops.db", shopsScript())
-	sql := askWant(t, tp, "Which currencies are our shops in?", "DISTINCT", "FROM shop")
-	if strings.Contains(sql, "sale") || strings.Contains(sql, "name") {
-		t.Errorf("listed another table or the shops themselves: %s", sql)
-	}
+	askBut(t, tp, []string{"sale", "name"}, "Which currencies are our shops in?", "DISTINCT", "FROM shop")
 	askWant(t, tp, "Which currencies are our sales in?", "DISTINCT", "FROM sale")
 
 	// A table read only through a related word (below an exact name)
@@ -176,10 +179,7 @@ func TestPluralColumnOfNamedTable(t *testing.T) {
 // different dates.
 func TestCountEventDateSet(t *testing.T) {
 	tp := smallPlanner(t, "tickets.db", ticketsScript())
-	sql := askWant(t, tp, "How many were escalated?", "COUNT(*)", "escalated_on IS NOT NULL")
-	if strings.Contains(sql, "DISTINCT") {
-		t.Errorf("counted the different dates: %s", sql)
-	}
+	askBut(t, tp, []string{"DISTINCT"}, "How many were escalated?", "COUNT(*)", "escalated_on IS NOT NULL")
 }
 
 // clubScript: members, some suspended, and their loans of equipment,
@@ -212,10 +212,7 @@ CREATE TABLE loan (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL REFERENCES
 // no such state, it still does ("current members").
 func TestCurrentlyQualifiesOwnState(t *testing.T) {
 	tp := smallPlanner(t, "club.db", clubScript())
-	sql := askWant(t, tp, "List the members who are currently suspended", "suspended_on IS NOT NULL")
-	if strings.Contains(sql, "loan") {
-		t.Errorf("required an open loan: %s", sql)
-	}
+	askBut(t, tp, []string{"loan"}, "List the members who are currently suspended", "suspended_on IS NOT NULL")
 	askWant(t, tp, "List the current members", "loan.returned_on IS NULL")
 }
 
@@ -240,10 +237,7 @@ CREATE TABLE voucher (id INTEGER PRIMARY KEY, total REAL NOT NULL, created TEXT 
 // that points at them and has a date of the same name.
 func TestCountedRowsOwnEventDate(t *testing.T) {
 	tp := smallPlanner(t, "vouchers.db", vouchersScript())
-	sql := askWant(t, tp, "How many vouchers were created per year?", "FROM voucher", "created")
-	if strings.Contains(sql, "payment") {
-		t.Errorf("counted the payments: %s", sql)
-	}
+	askBut(t, tp, []string{"payment"}, "How many vouchers were created per year?", "FROM voucher", "created")
 }
 
 // A plural typed with a letter wrong ("lians") that is no English word is
