@@ -271,6 +271,12 @@ func (b *builder) periods() string {
 			added = true
 		}
 	}
+	if !added && b.stateOnBase() {
+		// "members who are currently suspended": the word qualifies
+		// a state the base's own rows record (a date set while it
+		// holds), not a membership elsewhere.
+		added = true
+	}
 	if !added && p.base != nil && p.base.pk != nil {
 		// Through a table that points at the base and whose rows have
 		// periods: a membership (it also points at another table: an
@@ -380,6 +386,17 @@ func (b *builder) measuresHistory() bool {
 		}
 	}
 	return true
+}
+
+// stateOnBase: the plan filters the base on whether one of its own dates
+// is set ("suspended": suspended_on IS NOT NULL).
+func (b *builder) stateOnBase() bool {
+	for _, f := range b.p.filters {
+		if f.col.tab == b.p.base && f.col.kind == kindDate && (f.op == "IS NOT NULL" || f.op == "IS NULL") {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFilterOn: the plan already filters column c.

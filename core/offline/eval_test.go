@@ -40,6 +40,13 @@ var blindFloors = map[string][2]float64{
 	"campus":   {0.72, 1.0}, // 32/44, 32/32
 }
 
+// heldOutFloors are the held-out sets' figures after the precision work
+// on their misses (data/eval/README.md), enforced when they are run.
+var heldOutFloors = map[string][2]float64{
+	"saas":    {0.70, 1.0}, // 31/44, 31/31 answered
+	"library": {0.45, 1.0}, // 17/37, 17/17
+}
+
 func evalSets() []evalSet {
 	sets := []evalSet{
 		{name: "sample", file: "sample.jsonl", open: samplePlanner, accuracy: targetAccuracy, precision: targetPrecision},
@@ -55,7 +62,9 @@ func evalSets() []evalSet {
 	// The held-out sets, run once at the end of the work that added them
 	// (data/eval/README.md); see TestEval for how they are run.
 	for _, name := range evaldb.HeldOut {
-		sets = append(sets, evalSet{name: evaldb.SetTag(name), file: name + ".jsonl", heldOut: true, open: func(t testing.TB) *testPlanner { return evalDBPlanner(t, name) }})
+		f := heldOutFloors[name]
+		sets = append(sets, evalSet{name: evaldb.SetTag(name), file: name + ".jsonl", heldOut: true, accuracy: f[0], precision: f[1],
+			open: func(t testing.TB) *testPlanner { return evalDBPlanner(t, name) }})
 	}
 	return sets
 }

@@ -35,6 +35,14 @@ func (b *builder) filters() string {
 		if c == nil {
 			return couldNotConnect(b.span(m), p.subjectName(), "")
 		}
+		if f := b.flagNamed(m, c); f != nil {
+			// "shops that are no longer open" with a yes/no column of
+			// shops named so and a status 'open' elsewhere: two
+			// readings, neither clearly better.
+			v := c.vals[0].text
+			return fmt.Sprintf("%q could be the yes/no column %s or the value %q of %s: say which (for example \"with %s %s\").",
+				b.span(m), f, v, c.c, words(c.c), v)
+		}
 		if d := a.directionOf(m); d != dirNone && !neg {
 			f, handled, why := b.directedFilter(m, c, d)
 			if why != "" {
@@ -199,6 +207,22 @@ func (b *builder) filters() string {
 
 // joinedByConjunction: nothing but "and", "or", "nor", "either" and
 // symbols stands between mentions m1 and m2 ("Zembla, Lilliput or Narnia").
+// flagNamed returns a yes/no column of the base, outside the value's own
+// table, that the unquoted one-word value mention m names exactly, or
+// nil.
+func (b *builder) flagNamed(m *mention, c *cand) *colInfo {
+	t := b.a.toks[m.start]
+	if m.end-m.start != 1 || t.quote > 0 || c.c.tab == b.p.base {
+		return nil
+	}
+	for _, fc := range b.p.base.cols {
+		if fc.kind == kindBool && len(fc.words) == 1 && fc.words[0] == t.stem {
+			return fc
+		}
+	}
+	return nil
+}
+
 func joinedByConjunction(a *analysis, m1, m2 *mention) bool {
 	if m1 == nil || m2 == nil {
 		return true

@@ -1300,12 +1300,19 @@ func (ix *index) schemaCands(span []token) []*cand {
 	if len(content) == 0 {
 		return nil
 	}
+	var headOnly []*cand
+	exact := false
 	for _, tb := range ix.s.tables {
 		if sc := nameScore(content, tb.words, nil); sc > 0 {
 			if tb.view {
 				sc -= 0.15
 			}
-			out = append(out, &cand{t: tb, score: sc})
+			cd := &cand{t: tb, score: sc}
+			out = append(out, cd)
+			exact = exact || sc >= 1.2
+			if headNamed(content, tb.raw) {
+				headOnly = append(headOnly, cd)
+			}
 		}
 		for _, c := range tb.cols {
 			if c.kind == kindBlob {
@@ -1360,6 +1367,12 @@ func (ix *index) schemaCands(span []token) []*cand {
 			}
 		}
 	}
+	if !exact && len(headOnly) == 1 {
+		// "members" for team_member: the one table whose name ends in
+		// the word, when no table is that word alone, is named by it,
+		// above a reference to it in another table (activity.member_id).
+		headOnly[0].score = max(headOnly[0].score, 1.15)
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	// Keep the close ones.
 	if len(out) > 0 {
@@ -1371,6 +1384,18 @@ func (ix *index) schemaCands(span []token) []*cand {
 		out = out[:k]
 	}
 	return out
+}
+
+// headNamed: content is one noun, the last word (the head noun) of a
+// table name of several words or its plural ("members" for team_member;
+// not the verb "listed" for a play_list table).
+func headNamed(content []token, raw []string) bool {
+	if len(content) != 1 || len(raw) < 2 {
+		return false
+	}
+	w, h := content[0].low, raw[len(raw)-1]
+	h = strings.TrimSuffix(h, "s")
+	return w == h || w == h+"s" || w == h+"es" || strings.HasSuffix(h, "y") && w == h[:len(h)-1]+"ies"
 }
 
 // describedBy: the column that describes code column c in words
@@ -1832,7 +1857,14 @@ func (ix *index) correct(toks []token) []token {
 			maxD = 2
 		}
 		best, bestD, ties := "", maxD+1, 0
+		plural := strings.HasSuffix(t.low, "s") && !text.Known(t.low) && !text.Known(t.low[:len(t.low)-1])
 		for w := range ix.vocab {
+			if plural && !strings.HasSuffix(w, "s") {
+				// "custmers": a plural that is no English word is
+				// compared with the plural of the schema's singular
+				// word ("scorers" is a word, not "scores" mistyped).
+				w += "s"
+			}
 			if w[0] != t.low[0] || len(w) < len(t.low)-maxD || len(w) > len(t.low)+maxD {
 				continue
 			}

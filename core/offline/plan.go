@@ -241,6 +241,7 @@ func (p *plan) render(s *schema) (string, error) {
 		if key != "" {
 			inner := *p
 			inner.ties, inner.limit = false, 0
+			inner.filters = p.knownGroups()
 			sql, err := inner.render(s)
 			if err != nil {
 				return "", err
@@ -441,6 +442,20 @@ func (p *plan) render(s *schema) (string, error) {
 }
 
 // tieKey is the result column a ranking orders by, quoted, or "".
+// knownGroups returns the plan's filters plus one IS NOT NULL per nullable
+// column it groups by: "the most frequent resolution" ranks the values
+// recorded, never the rows that have none.
+func (p *plan) knownGroups() []filter {
+	fs := p.filters
+	for _, g := range p.groups {
+		if g.col == nil || g.entity != nil || g.unit != unitNone || g.col.notNull || g.col.isPK {
+			continue
+		}
+		fs = append(fs[:len(fs):len(fs)], filter{col: g.col, op: "IS NOT NULL"})
+	}
+	return fs
+}
+
 func (p *plan) tieKey() string {
 	switch {
 	case p.order.measure:
@@ -462,6 +477,11 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 	var sel, conds, groupBy []string
 	var b strings.Builder
 	col := func(c *colInfo) string { return quoteCol(c, true) }
+	if k := g.pk; k != nil && k.kind == kindText && !containsCol(g.label, k) {
+		// A key that is a code people use (a tier code): shown
+		// before the label, as the rows of base record it.
+		sel = append(sel, col(k))
+	}
 	sel = append(sel, labelSelect(g, col)...)
 	if g.pk != nil {
 		groupBy = append(groupBy, col(g.pk))

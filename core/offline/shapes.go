@@ -160,6 +160,13 @@ func (b *builder) count(countPos int, distinct bool, groupMs []*mention) string 
 	if c == nil {
 		return "I could not tell what to count."
 	}
+	if dc := c.c; !distinct && dc != nil && dc.kind == kindDate && !dc.notNull && dc.nulls > 0 && pastParticiple(a.toks[target.end-1]) {
+		// "How many were escalated": the rows whose date of that
+		// event is set (filtered below), not the different dates.
+		p.base = dc.tab
+		p.subject = strings.Join(dc.tab.raw, " ")
+		return b.groups(groupMs)
+	}
 	b.use(target, "measure")
 	if c.c == nil && !distinct {
 		if ev := b.passiveEvent(target, c.t); ev != nil {
@@ -228,6 +235,14 @@ func (b *builder) passiveEvent(target *mention, t *tableInfo) *cand {
 		case "were", "was", "been", "be", "being", "get", "got":
 		default:
 			return nil
+		}
+		for _, c := range m.cands {
+			if c.c != nil && c.c.tab == t && c.c.kind == kindDate && c.score >= m.cands[0].score-0.05 {
+				// "How many vouchers were created": the verb names
+				// a date of the things counted, which are their own
+				// event.
+				return nil
+			}
 		}
 		ev := m.cands[0]
 		if steps, ok := b.ix.s.path(ev.t, t); !ok || len(steps) == 0 || !strictlyForward(steps) {
@@ -570,6 +585,7 @@ func (b *builder) dateColumn(pos int) *colInfo {
 	}
 	var best *colInfo
 	bestDist := 1 << 30
+	named := false // best is a date column the question names
 	for _, m := range b.a.ments {
 		if m.value {
 			continue
@@ -596,13 +612,24 @@ func (b *builder) dateColumn(pos int) *colInfo {
 			case c.c == nil && c.t.mainDate != nil:
 				dc = c.t.mainDate
 			}
-			if dc != nil && reach(dc.tab) && dd < bestDist {
-				best, bestDist = dc, dd
+			// At equal distance, the base's own date ("vouchers were
+			// created": voucher.created, not a payment's).
+			if dc != nil && reach(dc.tab) && (dd < bestDist || dd == bestDist && dc.tab == p.base && best.tab != p.base) {
+				best, bestDist, named = dc, dd, c.c != nil
 				if b.role[m] == "" {
 					b.role[m] = "date"
 					m.used = true
 				}
 			}
+		}
+	}
+	if !named && (best == nil || best.tab == p.base) {
+		// "closed in 2024": a verb of the question that names one of
+		// the base's dates (closed_on) places its rows in time, even
+		// when the word was read as a value or as part of another
+		// column's name.
+		if vc := b.verbDate(p.base); vc != nil {
+			return vc
 		}
 	}
 	if best != nil {
@@ -620,6 +647,72 @@ func (b *builder) dateColumn(pos int) *colInfo {
 	}
 	// A table the base reaches many-to-one ("customers" → their orders?
 	// no: only parents, whose dates describe the base's rows).
+	return nil
+}
+
+// verbDate returns the one date column of t whose name, without its
+// generic date word, is a word of the question (closed_on for
+// "closed"), or nil when none or several are.
+func (b *builder) verbDate(t *tableInfo) *colInfo {
+	var found *colInfo
+	for _, c := range t.cols {
+		if c.kind != kindDate {
+			continue
+		}
+		var dw []string
+		for _, r := range c.raw {
+			switch r {
+			case "date", "at", "on", "time", "timestamp", "dt", "day", "ts":
+				continue
+			}
+			dw = append(dw, stem(r))
+		}
+		if len(dw) == 0 || sameWords(dw, t.words) {
+			continue
+		}
+		all := true
+		for _, w := range dw {
+			hit := false
+			for _, tk := range b.a.toks {
+				if tk.stem == w {
+					hit = true
+					break
+				}
+			}
+			all = all && hit
+		}
+		if all {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// pluralColumnOf returns the reading of the plural column mention ent
+// whose values a listing "which <column> … <table>" asks for, given the
+// table named after it: a text column of that table among the best
+// readings, or the column's own table when the table word is a weak,
+// related reading (below an exact name) that ent's column does not
+// belong to. Nil when neither holds.
+func pluralColumnOf(ent *mention, tab *cand) *cand {
+	top := ent.cands[0].score
+	listable := func(c *cand) bool {
+		return c.c != nil && !c.c.unique && !isLabelCol(c.c) && c.c.kind == kindText
+	}
+	for _, c := range ent.cands {
+		if c.score < top-0.001 {
+			break
+		}
+		if listable(c) && c.c.tab == tab.t {
+			return c
+		}
+	}
+	if c := ent.cands[0]; listable(c) && tab.score < 1 && (len(ent.cands) == 1 || ent.cands[1].score < top-0.001) {
+		return c
+	}
 	return nil
 }
 
@@ -642,15 +735,19 @@ func (b *builder) list(listPos int, distinct bool) string {
 	// offices are in": a plural column named before its table, not the
 	// table's label, asks for the column's distinct values.
 	if entity != nil && !hasTable(entity) && isPlural(a.toks[entity.end-1]) && len(entity.cands) > 0 {
-		if c := entity.cands[0]; c.c != nil && !c.c.unique && !isLabelCol(c.c) && c.c.kind == kindText {
-			for _, m := range a.ments {
-				if m.start >= entity.end && !m.value && hasTable(m) && m.cands[0].c == nil && m.cands[0].t == c.c.tab {
-					// Every name of that table ("our hospitals and
-					// clinics").
-					b.use(m, "entity")
-					distinct = true
-					entity.cands = []*cand{c}
-				}
+		for _, m := range a.ments {
+			if m.start < entity.end || m.value || !hasTable(m) || m.cands[0].c != nil {
+				continue
+			}
+			if c := pluralColumnOf(entity, m.cands[0]); c != nil {
+				// Every name of that table ("our hospitals and
+				// clinics"); a column several tables have is the named
+				// table's ("which currencies are our shops in"), and a
+				// table read only through a related word ("books" for
+				// reservations) does not take the column from its own.
+				b.use(m, "entity")
+				distinct = true
+				entity.cands = []*cand{c}
 			}
 		}
 	}
