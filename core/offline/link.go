@@ -903,7 +903,10 @@ func (ix *index) partOfName(a *analysis, i int) bool {
 // names, comments left out.
 func (ix *index) nameOnlyScore(span []token) float64 {
 	best := 0.0
-	for _, tb := range ix.s.tables {
+	if len(span) == 0 {
+		return 0
+	}
+	for _, tb := range ix.lookupTables(span[0].stem) {
 		best = max(best, nameScore(span, tb.words, nil))
 		for _, c := range tb.cols {
 			if c.kind == kindID && c.fk == nil {
@@ -1287,8 +1290,9 @@ func (ix *index) schemaWord(s string) bool {
 	return ix.words[s]
 }
 
-// schemaCands scores every table and column against a span of tokens.
-// Every content token of the span must match a word of the name.
+// schemaCands scores the tables and columns that share a word with a
+// span of tokens (nameLookup) against it. Every content token of the span
+// must match a word of the name.
 func (ix *index) schemaCands(span []token) []*cand {
 	var out []*cand
 	var content []token
@@ -1300,66 +1304,78 @@ func (ix *index) schemaCands(span []token) []*cand {
 	if len(content) == 0 {
 		return nil
 	}
-	for _, tb := range ix.s.tables {
-		if sc := nameScore(content, tb.words, nil); sc > 0 {
+	for _, tb := range ix.lookupTables(content[0].stem) {
+		out = scoreTable(out, content, tb)
+	}
+	return keepClose(out)
+}
+
+// scoreTable appends to out the candidates of table tb and its columns
+// for the content tokens of a span.
+func scoreTable(out []*cand, content []token, tb *tableInfo) []*cand {
+	if sc := nameScore(content, tb.words, nil); sc > 0 {
+		if tb.view {
+			sc -= 0.15
+		}
+		out = append(out, &cand{t: tb, score: sc})
+	}
+	for _, c := range tb.cols {
+		if c.kind == kindBlob {
+			continue
+		}
+		words := c.words
+		if c.kind == kindID && c.fk == nil && !c.isPK && !c.selfRef {
+			continue
+		}
+		if c.isPK && c.kind == kindID && c.fk == nil {
+			// "order id", "invoice number": the key itself.
+			continue
+		}
+		tw := trimID(words)
+		sc := nameScore(content, tw, c.comment)
+		if tu := trimUnit(tw); len(tu) < len(tw) {
+			// "tips" for tipEUR, "weights" for weightKg.
+			sc = max(sc, nameScore(content, tu, nil))
+		}
+		if cs := categoryScore(content, c); cs > sc {
+			sc = cs
+		}
+		if dw := c.dateWords(); dw != nil {
+			if d := nameScore(content, dw, nil); d > sc {
+				sc = d
+			}
+		}
+		// Qualified by the table name: "invoice total", "review rating"
+		// (not flags: "overdue loans" are loans that are).
+		if q := qualifiedScore(content, tb.words, tw); q > sc && c.kind != kindBool {
+			sc = q
+		}
+		if c.fk != nil {
+			// "authors" names the table better than author_id.
+			sc *= 0.92
+		}
+		if sc > 0 {
 			if tb.view {
 				sc -= 0.15
 			}
-			out = append(out, &cand{t: tb, score: sc})
-		}
-		for _, c := range tb.cols {
-			if c.kind == kindBlob {
-				continue
+			out = append(out, &cand{t: tb, c: c, score: sc})
+			// "the average mark": a letter mark kept next to its
+			// points (mark, mark_points) is averaged as the points.
+			if tw := numericTwin(c); tw != nil {
+				out = append(out, &cand{t: tb, c: tw, score: sc - 0.05})
 			}
-			words := c.words
-			if c.kind == kindID && c.fk == nil && !c.isPK && !c.selfRef {
-				continue
-			}
-			if c.isPK && c.kind == kindID && c.fk == nil {
-				// "order id", "invoice number": the key itself.
-				continue
-			}
-			tw := trimID(words)
-			sc := nameScore(content, tw, c.comment)
-			if tu := trimUnit(tw); len(tu) < len(tw) {
-				// "tips" for tipEUR, "weights" for weightKg.
-				sc = max(sc, nameScore(content, tu, nil))
-			}
-			if cs := categoryScore(content, c); cs > sc {
-				sc = cs
-			}
-			if dw := c.dateWords(); dw != nil {
-				if d := nameScore(content, dw, nil); d > sc {
-					sc = d
-				}
-			}
-			// Qualified by the table name: "invoice total", "review rating"
-			// (not flags: "overdue loans" are loans that are).
-			if q := qualifiedScore(content, tb.words, tw); q > sc && c.kind != kindBool {
-				sc = q
-			}
-			if c.fk != nil {
-				// "authors" names the table better than author_id.
-				sc *= 0.92
-			}
-			if sc > 0 {
-				if tb.view {
-					sc -= 0.15
-				}
-				out = append(out, &cand{t: tb, c: c, score: sc})
-				// "the average mark": a letter mark kept next to its
-				// points (mark, mark_points) is averaged as the points.
-				if tw := numericTwin(c); tw != nil {
-					out = append(out, &cand{t: tb, c: tw, score: sc - 0.05})
-				}
-				// "the most common reason": a code kept next to its
-				// description is read as the description.
-				if d := describedBy(c); d != nil {
-					out = append(out, &cand{t: tb, c: d, score: sc + 0.01})
-				}
+			// "the most common reason": a code kept next to its
+			// description is read as the description.
+			if d := describedBy(c); d != nil {
+				out = append(out, &cand{t: tb, c: d, score: sc + 0.01})
 			}
 		}
 	}
+	return out
+}
+
+// keepClose sorts candidates by score and keeps those close to the best.
+func keepClose(out []*cand) []*cand {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	// Keep the close ones.
 	if len(out) > 0 {

@@ -91,6 +91,9 @@ type index struct {
 	// keptCatalog: the catalog came from there too, not the database.
 	keptScans   int
 	keptCatalog bool
+	// lookup: the tables each name word occurs in, built on first use.
+	lookupOnce sync.Once
+	lookup     *nameLookup
 }
 
 // New returns a planner for d.

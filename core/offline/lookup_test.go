@@ -1,0 +1,159 @@
+package offline
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/eval"
+	"github.com/tablewise/tablewise/data/scaledb"
+)
+
+// TestLookupFindsEveryCandidate checks that scoring only the tables that
+// share a word with a span gives the candidates scoring every table
+// gives, for every span of up to four words of the gold questions.
+func TestLookupFindsEveryCandidate(t *testing.T) {
+	sets := []struct {
+		name string
+		tp   *testPlanner
+	}{{"sample", samplePlanner(t)}, {"chinook", chinookPlanner(t)}}
+	for _, n := range []string{"hr", "airlines", "health", "campus"} {
+		sets = append(sets, struct {
+			name string
+			tp   *testPlanner
+		}{n, evalDBPlanner(t, n)})
+	}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			ix, err := set.tp.p.index(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spans := 0
+			for _, c := range cases {
+				toks := categoryOf(mergePhrases(ix.correct(tokenize(c.Question))))
+				for i := range toks {
+					for l := 1; l <= 4 && i+l <= len(toks); l++ {
+						span := toks[i : i+l]
+						got, want := ix.schemaCands(span), allTablesCands(ix, span)
+						if !sameCands(got, want) {
+							t.Fatalf("%q, span %q: lookup gave %v, every table %v", c.Question, spanText(span), got, want)
+						}
+						spans++
+					}
+				}
+			}
+			if spans < 100 {
+				t.Fatalf("only %d spans checked", spans)
+			}
+		})
+	}
+}
+
+// allTablesCands is schemaCands scoring every table of the schema.
+func allTablesCands(ix *index, span []token) []*cand {
+	var content []token
+	for _, t := range span {
+		if !fillers[t.low] || ix.schemaWord(t.stem) {
+			content = append(content, t)
+		}
+	}
+	if len(content) == 0 {
+		return nil
+	}
+	var out []*cand
+	for _, tb := range ix.s.tables {
+		out = scoreTable(out, content, tb)
+	}
+	return keepClose(out)
+}
+
+func sameCands(a, b []*cand) bool {
+	return slices.EqualFunc(a, b, func(x, y *cand) bool { return x.t == y.t && x.c == y.c && x.score == y.score })
+}
+
+func spanText(span []token) string {
+	s := ""
+	for i, t := range span {
+		if i > 0 {
+			s += " "
+		}
+		s += t.low
+	}
+	return s
+}
+
+// TestQuestionScoresOnlyTablesSharingAWord checks, on a generated schema
+// of 200 tables, that a word is scored against the few tables whose
+// names or columns hold it, not the whole schema, and a word no name
+// holds against none.
+func TestQuestionScoresOnlyTablesSharingAWord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wide.db")
+	if err := (scaledb.Wide{Tables: 200, Columns: 8, Rows: 3}).Write(path); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, err := db.Open(ctx, path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ix, err := New(d).index(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := scaledb.WideName(7)
+	toks := tokenize(name)
+	head := toks[len(toks)-1].stem
+	tables := ix.lookupTables(head)
+	if len(tables) == 0 || len(tables) >= len(ix.s.tables)/2 {
+		t.Fatalf("%q: %d of %d tables to score", head, len(tables), len(ix.s.tables))
+	}
+	for _, tb := range tables {
+		if !holdsMatch(tb, head) {
+			t.Fatalf("%q: table %s scored, but no word of it matches", head, tb.name)
+		}
+	}
+	for _, tb := range ix.s.tables {
+		if holdsMatch(tb, head) && !slices.Contains(tables, tb) {
+			t.Fatalf("%q: table %s holds a matching word but is not scored", head, tb.name)
+		}
+	}
+	if got := ix.lookupTables("zzyzx"); len(got) != 0 {
+		t.Fatalf("a word no name holds: %d tables to score", len(got))
+	}
+	// And the question is still answered from the right table.
+	res := ix.plan("how many rows are in " + name)
+	if res.refusal != "" || !strings.Contains(res.sql, name) {
+		t.Fatalf("plan: %q %q", res.sql, res.refusal)
+	}
+}
+
+// holdsMatch: a word of tb's name, or of a column's name or comment,
+// matches stem.
+func holdsMatch(tb *tableInfo, stem string) bool {
+	match := func(ws []string) bool {
+		for _, w := range ws {
+			if wordMatch(stem, w) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if match(tb.words) {
+		return true
+	}
+	for _, c := range tb.cols {
+		if match(c.words) || match(c.comment) {
+			return true
+		}
+	}
+	return false
+}
