@@ -1793,7 +1793,7 @@ func (a *analysis) findUnknown() {
 // from w (same first letter), or "".
 func (ix *index) closestValueWord(w string) string {
 	best, ties := "", 0
-	for v := range ix.valueVocab {
+	for v := range ix.wordsOf().valueVocab {
 		if v[0] != w[0] || len(v) < len(w)-1 || len(v) > len(w)+1 || text.Distance(w, v, 1) > 1 {
 			continue
 		}
@@ -1817,8 +1817,8 @@ func (ix *index) correct(toks []token) []token {
 	for i, t := range toks {
 		// Names (capitalised: "German") and known irregular forms
 		// ("died") are words, not typing errors.
-		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.vocab[t.low] || ix.schemaWord(t.stem) ||
-			fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) {
+		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.schemaWord(t.stem) ||
+			fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) || lexiconVocab()[t.low] || ix.wordsOf().vocab[t.low] {
 			continue
 		}
 		if t.upper {
@@ -1848,7 +1848,7 @@ func (ix *index) correct(toks []token) []token {
 			maxD = 2
 		}
 		best, bestD, ties := "", maxD+1, 0
-		for w := range ix.vocab {
+		for w := range ix.wordsOf().vocab {
 			if w[0] != t.low[0] || len(w) < len(t.low)-maxD || len(w) > len(t.low)+maxD {
 				continue
 			}
