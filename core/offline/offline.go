@@ -77,10 +77,13 @@ type index struct {
 	wordsOnce sync.Once
 	derived   *valueWords
 	built     time.Duration
-	// keptScans counts the scans read from the state directory;
+	// keptScans counts the scans whose results were read from the state
+	// directory, directly or through the value index kept with them;
 	// keptCatalog: the catalog came from there too, not the database.
 	keptScans   int
 	keptCatalog bool
+	// keptIndex: the value index was read from the state directory.
+	keptIndex bool
 	// lookup: the tables each name word occurs in, built on first use.
 	lookupOnce sync.Once
 	lookup     *nameLookup
@@ -113,11 +116,17 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 	}
 	s := newSchema(cat, p.d.Dialect())
 	ix := &index{s: s}
-	ix.values = buildValues(context.WithValue(ctx, scanCacheKey{}, kept), p.d, s)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if vi, scans := kept.keptValues(s); vi != nil {
+		ix.values, ix.keptScans, ix.keptIndex = vi, scans, true
+	} else {
+		ix.values = buildValues(context.WithValue(ctx, scanCacheKey{}, kept), p.d, s)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		ix.keptScans = kept.reused()
+		kept.keepValues(s, ix.values)
 	}
-	ix.keptScans, ix.keptCatalog = kept.reused(), kept.catalogKept()
+	ix.keptCatalog = kept.catalogKept()
 	_ = kept.save() // best effort: the next run scans again
 	// The data may have shown flags and integer years: place rows in
 	// time again.

@@ -43,7 +43,7 @@ import (
 func DefaultIndexDir() string { return filepath.Join(config.StateDir(), "tablewise", "offline") }
 
 // scanFormat changes when the file's layout or what is scanned does.
-const scanFormat = 2
+const scanFormat = 3
 
 // scanFile is what is kept of one database's scans.
 type scanFile struct {
@@ -51,13 +51,32 @@ type scanFile struct {
 	Identity string
 	Schema   string
 	// Stamp is the row counts the scans were made at.
-	Stamp   string
-	Results map[string]scanResult // by SQL text
+	Stamp string
+	// Scans: the gob of the scans' results by SQL text (results), read
+	// only when the value index is built from them.
+	Scans   []byte
+	results map[string]scanResult
 	// Files is the database's db.FileStamp when the file was written, and
 	// Catalog its catalog then: while the stamp is the same, the catalog
 	// need not be read. Empty for databases without one.
 	Files   string
 	Catalog []keptTable
+	// Index is the value index built from the scans on Catalog
+	// (keptindex.go), read instead of building it again while the
+	// database's files are the same; empty when none is kept.
+	Index []byte
+}
+
+// scans returns the file's scans, reading them on first use. Scans that
+// cannot be read are as none: they are made again.
+func (f *scanFile) scans() map[string]scanResult {
+	if f.results == nil {
+		f.results = map[string]scanResult{}
+		if len(f.Scans) > 0 && gob.NewDecoder(bytes.NewReader(f.Scans)).Decode(&f.results) != nil {
+			f.results = map[string]scanResult{}
+		}
+	}
+	return f.results
 }
 
 // keptTable is a catalog.Table, its sample rows typed cell by cell.
@@ -148,6 +167,8 @@ type scanCache struct {
 	file  *scanFile
 	dirty bool
 	hits  int
+	// served: the scans the value index was built from, kept or made.
+	served int
 	// keptCat: the catalog was read from the file.
 	keptCat bool
 }
@@ -188,7 +209,7 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 	c := &scanCache{path: prefix + schema[:16] + ".gob"}
 	f := readScanFile(c.path, identity)
 	if f == nil || f.Schema != schema || f.Stamp != stamp {
-		f = &scanFile{Format: scanFormat, Identity: identity, Schema: schema, Stamp: stamp, Results: map[string]scanResult{}}
+		f = &scanFile{Format: scanFormat, Identity: identity, Schema: schema, Stamp: stamp, results: map[string]scanResult{}}
 	}
 	if stamped && f.Files != files {
 		// Kept with the files' stamp, the catalog is not read next time.
@@ -208,7 +229,7 @@ func readScanFile(path, identity string) *scanFile {
 		return nil
 	}
 	var f scanFile
-	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity || f.Results == nil {
+	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity {
 		return nil
 	}
 	return &f
@@ -273,9 +294,10 @@ func collect(ctx context.Context, d *db.DB, sql string, opt query.Options) (*que
 		return query.Collect(ctx, d, sql, opt)
 	}
 	c.mu.Lock()
-	kept, ok := c.file.Results[sql]
+	kept, ok := c.file.scans()[sql]
 	if ok {
 		c.hits++
+		c.served++
 	}
 	c.mu.Unlock()
 	if ok {
@@ -287,7 +309,8 @@ func collect(ctx context.Context, d *db.DB, sql string, opt query.Options) (*que
 	}
 	if kept, ok := toScan(res); ok {
 		c.mu.Lock()
-		c.file.Results[sql] = kept
+		c.file.scans()[sql] = kept
+		c.served++
 		c.dirty = true
 		c.mu.Unlock()
 	}
@@ -298,6 +321,13 @@ func collect(ctx context.Context, d *db.DB, sql string, opt query.Options) (*que
 func (c *scanCache) save() error {
 	if c == nil || !c.dirty {
 		return nil
+	}
+	if c.file.results != nil {
+		var scans bytes.Buffer
+		if err := gob.NewEncoder(&scans).Encode(c.file.results); err != nil {
+			return err
+		}
+		c.file.Scans = scans.Bytes()
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(c.file); err != nil {
@@ -332,3 +362,32 @@ func (c *scanCache) reused() int {
 
 // catalogKept: the catalog was read from the file, not the database.
 func (c *scanCache) catalogKept() bool { return c != nil && c.keptCat }
+
+// keptValues returns the value index kept in the file, built on s, and
+// the number of scans it was built from, when the catalog is the file's
+// (the database's files have not changed since it was written); else nil.
+func (c *scanCache) keptValues(s *schema) (*valueIndex, int) {
+	if c == nil || !c.keptCat || len(c.file.Index) == 0 {
+		return nil, 0
+	}
+	return decodeValues(c.file.Index, s)
+}
+
+// keepValues puts vi, just built on s, in the file; an index some scan
+// of which failed is not kept, so the next planner builds it again.
+func (c *scanCache) keepValues(s *schema, vi *valueIndex) {
+	if c == nil {
+		return
+	}
+	var enc []byte
+	if !vi.partial {
+		c.mu.Lock()
+		served := c.served
+		c.mu.Unlock()
+		enc = encodeValues(s, vi, served)
+	}
+	if !bytes.Equal(enc, c.file.Index) {
+		c.file.Index = enc
+		c.dirty = true
+	}
+}
