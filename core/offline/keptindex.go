@@ -186,8 +186,8 @@ func encodeValues(s *schema, vi *valueIndex, scans int) []byte {
 // the same catalog into s, setting what the scans taught about its
 // columns. It returns nil, leaving s as it was, when raw is of another
 // layout or bound, or malformed.
-func decodeValues(raw []byte, s *schema) (*valueIndex, int) {
-	d := &decoder{s: string(raw)}
+func decodeValues(raw string, s *schema) (*valueIndex, int) {
+	d := &decoder{s: raw}
 	if d.uint() != indexVersion || d.int() != sampleRows || d.uint() != uint64(len(s.tables)) || d.bad {
 		return nil, 0
 	}
@@ -215,8 +215,12 @@ func decodeValues(raw []byte, s *schema) (*valueIndex, int) {
 		sentinel, maxDate      string
 		trueVal, falseVal      any
 	}
-	var cols []taught
-	for n := d.uint(); n > 0 && !d.bad; n-- {
+	n := d.uint()
+	if n > uint64(len(d.s)) {
+		return nil, 0
+	}
+	cols := make([]taught, 0, n)
+	for ; n > 0 && !d.bad; n-- {
 		t := taught{c: col(), kind: colKind(d.uint()), distinct: int(d.int())}
 		flags := d.uint()
 		t.hasZero, t.intYear, t.unix = flags&1 != 0, flags&2 != 0, flags&4 != 0

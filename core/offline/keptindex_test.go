@@ -182,17 +182,17 @@ func TestKeptIndexDamaged(t *testing.T) {
 	fresh := newSchema(cat, tp.d.Dialect())
 	before := fmt.Sprint(columnStates(fresh))
 	for _, cut := range []int{1, len(enc) / 3, len(enc) / 2, len(enc) - 1} {
-		if vi, _ := decodeValues(enc[:cut], fresh); vi != nil {
+		if vi, _ := decodeValues(string(enc[:cut]), fresh); vi != nil {
 			t.Fatalf("an index cut at %d of %d bytes was read", cut, len(enc))
 		}
 	}
 	if fmt.Sprint(columnStates(fresh)) != before {
 		t.Fatal("a damaged index changed the schema")
 	}
-	if vi, _ := decodeValues(append(enc[:len(enc):len(enc)], 0), fresh); vi != nil {
+	if vi, _ := decodeValues(string(enc)+"\x00", fresh); vi != nil {
 		t.Fatal("an index with bytes after its end was read")
 	}
-	vi, scans := decodeValues(enc, fresh)
+	vi, scans := decodeValues(string(enc), fresh)
 	if vi == nil || scans != 1 || len(vi.byKey) != len(ix.values.byKey) {
 		t.Fatalf("the whole index: %v, %d scans", vi != nil, scans)
 	}

@@ -114,6 +114,7 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer kept.release()
 	s := newSchema(cat, p.d.Dialect())
 	ix := &index{s: s}
 	if vi, scans := kept.keptValues(s); vi != nil {

@@ -1,12 +1,16 @@
 package offline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -43,7 +47,7 @@ import (
 func DefaultIndexDir() string { return filepath.Join(config.StateDir(), "tablewise", "offline") }
 
 // scanFormat changes when the file's layout or what is scanned does.
-const scanFormat = 3
+const scanFormat = 4
 
 // scanFile is what is kept of one database's scans.
 type scanFile struct {
@@ -52,19 +56,29 @@ type scanFile struct {
 	Schema   string
 	// Stamp is the row counts the scans were made at.
 	Stamp string
-	// Scans: the gob of the scans' results by SQL text (results), read
-	// only when the value index is built from them.
-	Scans   []byte
+	// results: the scans' results by SQL text, read from the file
+	// (rest) only when the value index is built from them.
 	results map[string]scanResult
+	rest    *fileRest
 	// Files is the database's db.FileStamp when the file was written, and
 	// Catalog its catalog then: while the stamp is the same, the catalog
 	// need not be read. Empty for databases without one.
 	Files   string
 	Catalog []keptTable
-	// Index is the value index built from the scans on Catalog
+	// index is the value index built from the scans on Catalog
 	// (keptindex.go), read instead of building it again while the
 	// database's files are the same; empty when none is kept.
-	Index []byte
+	index string
+}
+
+// The file holds, each after its length in bytes (a uvarint): the gob of
+// its scanFile (all but the index and the scans), the index, and the gob
+// of the scans. A planner that reads the index stops there.
+
+// fileRest is the open file after the index: the scans.
+type fileRest struct {
+	f *os.File
+	r *bufio.Reader
 }
 
 // scans returns the file's scans, reading them on first use. Scans that
@@ -72,11 +86,37 @@ type scanFile struct {
 func (f *scanFile) scans() map[string]scanResult {
 	if f.results == nil {
 		f.results = map[string]scanResult{}
-		if len(f.Scans) > 0 && gob.NewDecoder(bytes.NewReader(f.Scans)).Decode(&f.results) != nil {
-			f.results = map[string]scanResult{}
+		if f.rest != nil {
+			raw, err := readSection(f.rest.r, math.MaxInt32)
+			if err != nil || gob.NewDecoder(bytes.NewReader(raw)).Decode(&f.results) != nil {
+				f.results = map[string]scanResult{}
+			}
 		}
+		f.close()
 	}
 	return f.results
+}
+
+// close closes the file, if it is still open.
+func (f *scanFile) close() {
+	if f != nil && f.rest != nil {
+		f.rest.f.Close()
+		f.rest = nil
+	}
+}
+
+// readSection reads a length and as many bytes, at most limit.
+func readSection(r *bufio.Reader, limit uint64) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, fmt.Errorf("section of %d bytes", n)
+	}
+	out := make([]byte, n)
+	_, err = io.ReadFull(r, out)
+	return out, err
 }
 
 // keptTable is a catalog.Table, its sample rows typed cell by cell.
@@ -169,8 +209,9 @@ type scanCache struct {
 	hits  int
 	// served: the scans the value index was built from, kept or made.
 	served int
-	// keptCat: the catalog was read from the file.
+	// keptCat: the catalog was read from the file; cat is it.
 	keptCat bool
+	cat     *catalog.Catalog
 }
 
 type scanCacheKey struct{}
@@ -195,10 +236,14 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 		for _, path := range paths {
 			f := readScanFile(path, identity)
 			if f == nil || f.Files != files || f.Catalog == nil {
+				f.close()
 				continue
 			}
 			cat := d.Adopt(f.catalog())
-			return &scanCache{path: path, file: f, keptCat: true}, cat, nil
+			// The file's copy is let go; it is written again from cat
+			// if the file is.
+			f.Catalog = nil
+			return &scanCache{path: path, file: f, keptCat: true, cat: cat}, cat, nil
 		}
 	}
 	cat, err := d.Catalog(ctx)
@@ -209,6 +254,7 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 	c := &scanCache{path: prefix + schema[:16] + ".gob"}
 	f := readScanFile(c.path, identity)
 	if f == nil || f.Schema != schema || f.Stamp != stamp {
+		f.close()
 		f = &scanFile{Format: scanFormat, Identity: identity, Schema: schema, Stamp: stamp, results: map[string]scanResult{}}
 	}
 	if stamped && f.Files != files {
@@ -221,17 +267,41 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 	return c, cat, nil
 }
 
-// readScanFile reads the file at path, or returns nil when there is none
-// or it is of another format or database.
+// readScanFile reads the file at path up to its scans (left open, read
+// when needed), or returns nil when there is none or it is of another
+// format or database.
 func readScanFile(path, identity string) *scanFile {
-	raw, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	var f scanFile
-	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity {
+	info, err := fh.Stat()
+	if err != nil {
+		fh.Close()
 		return nil
 	}
+	size := uint64(info.Size())
+	r := bufio.NewReaderSize(fh, 1<<16)
+	var f scanFile
+	head, err := readSection(r, size)
+	if err != nil || gob.NewDecoder(bytes.NewReader(head)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity {
+		fh.Close()
+		return nil
+	}
+	// The index is read into a string its values' strings share.
+	n, err := binary.ReadUvarint(r)
+	if err != nil || n > size {
+		fh.Close()
+		return nil
+	}
+	var index strings.Builder
+	index.Grow(int(n))
+	if _, err := io.CopyN(&index, r, int64(n)); err != nil {
+		fh.Close()
+		return nil
+	}
+	f.index = index.String()
+	f.rest = &fileRest{f: fh, r: r}
 	return &f
 }
 
@@ -322,21 +392,25 @@ func (c *scanCache) save() error {
 	if c == nil || !c.dirty {
 		return nil
 	}
-	if c.file.results != nil {
-		var scans bytes.Buffer
-		if err := gob.NewEncoder(&scans).Encode(c.file.results); err != nil {
-			return err
-		}
-		c.file.Scans = scans.Bytes()
+	if c.file.Catalog == nil && c.cat != nil {
+		c.file.keepCatalog(c.cat)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c.file); err != nil {
+	var head, scans bytes.Buffer
+	if err := gob.NewEncoder(&head).Encode(c.file); err != nil {
 		return err
+	}
+	if err := gob.NewEncoder(&scans).Encode(c.file.scans()); err != nil {
+		return err
+	}
+	var buf []byte
+	for _, sec := range [][]byte{head.Bytes(), []byte(c.file.index), scans.Bytes()} {
+		buf = binary.AppendUvarint(buf, uint64(len(sec)))
+		buf = append(buf, sec...)
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(c.path, buf.Bytes(), 0o600); err != nil {
+	if err := atomicfile.WriteFile(c.path, buf, 0o600); err != nil {
 		return err
 	}
 	// The same database's files of earlier schemas are of no more use.
@@ -367,10 +441,17 @@ func (c *scanCache) catalogKept() bool { return c != nil && c.keptCat }
 // the number of scans it was built from, when the catalog is the file's
 // (the database's files have not changed since it was written); else nil.
 func (c *scanCache) keptValues(s *schema) (*valueIndex, int) {
-	if c == nil || !c.keptCat || len(c.file.Index) == 0 {
+	if c == nil || !c.keptCat || len(c.file.index) == 0 {
 		return nil, 0
 	}
-	return decodeValues(c.file.Index, s)
+	return decodeValues(c.file.index, s)
+}
+
+// release closes the file; the cache keeps no more scans after it.
+func (c *scanCache) release() {
+	if c != nil {
+		c.file.close()
+	}
 }
 
 // keepValues puts vi, just built on s, in the file; an index some scan
@@ -386,8 +467,8 @@ func (c *scanCache) keepValues(s *schema, vi *valueIndex) {
 		c.mu.Unlock()
 		enc = encodeValues(s, vi, served)
 	}
-	if !bytes.Equal(enc, c.file.Index) {
-		c.file.Index = enc
+	if string(enc) != c.file.index {
+		c.file.index = string(enc)
 		c.dirty = true
 	}
 }

@@ -167,8 +167,8 @@ func newSchema(cat *catalog.Catalog, dl engine.Dialect) *schema {
 		raw := text.NameWords(t.Name)
 		ti := &tableInfo{dl: dl, t: t, name: t.Name, view: t.Kind != "table", raw: raw, words: nameStems(raw), rows: t.RowCount}
 		for i, c := range t.Columns {
-			craw := text.NameWords(c.Name)
-			ci := &colInfo{tab: ti, name: c.Name, raw: craw, words: nameStems(craw), declType: strings.ToUpper(c.Type),
+			cn := columnName(c.Name)
+			ci := &colInfo{tab: ti, name: c.Name, raw: cn.raw, words: cn.words, declType: strings.ToUpper(c.Type),
 				isPK: c.PK > 0, notNull: c.NotNull || c.PK > 0, distinct: -1}
 			ci.comment = commentWords(c.Comment)
 			ci.kind = classify(c, t, i)
@@ -376,6 +376,22 @@ func sameColumns(a, b []string) bool {
 
 // nameStems: the stems of a name's words without function words
 // (copies_on_hand → copy, hand), unless that leaves nothing.
+// nameParts is a name's words, lower case, and their stems (nameStems).
+type nameParts struct{ raw, words []string }
+
+// columnNames remembers the words of column names: a schema of thousands
+// of tables names its columns alike (id, name, created_at), and their
+// words, never written to, are shared.
+var columnNames memo[string, nameParts]
+
+func columnName(name string) nameParts {
+	return columnNames.get(name, func(name string) nameParts {
+		raw := text.NameWords(name)
+		words := nameStems(raw)
+		return nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)]}
+	})
+}
+
 func nameStems(raw []string) []string {
 	var out []string
 	for _, w := range raw {
