@@ -906,7 +906,8 @@ func (ix *index) nameOnlyScore(span []token) float64 {
 	if len(span) == 0 {
 		return 0
 	}
-	for _, tb := range ix.lookupTables(span[0].stem) {
+	for _, h := range ix.lookupHits(span[0].stem) {
+		tb := ix.s.tables[h.t]
 		best = max(best, nameScore(span, tb.words, nil))
 		for _, c := range tb.cols {
 			if c.kind == kindID && c.fk == nil {
@@ -1304,22 +1305,34 @@ func (ix *index) schemaCands(span []token) []*cand {
 	if len(content) == 0 {
 		return nil
 	}
-	for _, tb := range ix.lookupTables(content[0].stem) {
-		out = scoreTable(out, content, tb)
+	for _, h := range ix.lookupHits(content[0].stem) {
+		tb := ix.s.tables[h.t]
+		if h.all {
+			out = scoreTable(out, content, tb, tb.cols)
+			continue
+		}
+		// No word of the table's name matches: neither the table nor a
+		// column qualified by it can score, only the columns that hold
+		// a matching word.
+		cols := make([]*colInfo, len(h.cols))
+		for i, c := range h.cols {
+			cols[i] = tb.cols[c]
+		}
+		out = scoreTable(out, content, tb, cols)
 	}
 	return keepClose(out)
 }
 
-// scoreTable appends to out the candidates of table tb and its columns
-// for the content tokens of a span.
-func scoreTable(out []*cand, content []token, tb *tableInfo) []*cand {
+// scoreTable appends to out the candidates of table tb and of its
+// columns cols for the content tokens of a span.
+func scoreTable(out []*cand, content []token, tb *tableInfo, cols []*colInfo) []*cand {
 	if sc := nameScore(content, tb.words, nil); sc > 0 {
 		if tb.view {
 			sc -= 0.15
 		}
 		out = append(out, &cand{t: tb, score: sc})
 	}
-	for _, c := range tb.cols {
+	for _, c := range cols {
 		if c.kind == kindBlob {
 			continue
 		}

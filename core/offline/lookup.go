@@ -15,14 +15,24 @@ import (
 // schema (40,000 columns on a 2,000-table schema), and its candidates are
 // the same as a full scan's.
 type nameLookup struct {
-	// words: every distinct word, sorted; tables[i] the indexes (in
-	// ix.s.tables, ascending) of the tables that hold words[i].
-	words  []string
-	tables [][]int32
+	// words: every distinct word, sorted; at[i] where words[i] occurs:
+	// places, ascending, each a table's index in ix.s.tables times 2^32
+	// plus 0 for the table's own name or 1 + a column's index.
+	words []string
+	at    [][]int64
 
 	mu sync.Mutex
-	// byStem: the tables a question stem may name, in ascending order.
-	byStem map[string][]int32
+	// byStem: the tables a question stem may name, and their columns.
+	byStem map[string][]nameHit
+}
+
+// nameHit is a table a stem may name: all of it (a word of its name
+// matches, so every column may score qualified by it), or only some of
+// its columns.
+type nameHit struct {
+	t    int32
+	all  bool
+	cols []int32
 }
 
 // maxStems bounds what a lookup remembers of the stems asked about.
@@ -30,67 +40,77 @@ const maxStems = 1 << 14
 
 // newNameLookup indexes the words of s's tables and columns.
 func newNameLookup(s *schema) *nameLookup {
-	at := map[string][]int32{}
+	at := map[string][]int64{}
 	for i, t := range s.tables {
-		ti := int32(i)
-		add := func(w string) {
-			if l := at[w]; len(l) == 0 || l[len(l)-1] != ti {
-				at[w] = append(l, ti)
+		add := func(w string, place int64) {
+			if l := at[w]; len(l) == 0 || l[len(l)-1] != place {
+				at[w] = append(l, place)
 			}
 		}
-		addAll := func(ws []string) {
+		addAll := func(ws []string, place int64) {
 			for k, w := range ws {
-				add(w)
+				add(w, place)
 				if k+1 < len(ws) {
-					add(w + ws[k+1])
+					add(w+ws[k+1], place)
 				}
 			}
 		}
-		addAll(t.words)
-		for _, c := range t.cols {
-			addAll(c.words)
-			addAll(c.comment)
+		base := int64(i) << 32
+		addAll(t.words, base)
+		for ci, c := range t.cols {
+			place := base + 1 + int64(ci)
+			addAll(c.words, place)
+			addAll(c.comment, place)
 			if len(t.words) > 0 && len(c.words) > 0 {
 				// A table word run together with a column's first
 				// ("invoicetotal"), as qualifiedScore reads them.
-				add(t.words[len(t.words)-1] + c.words[0])
+				add(t.words[len(t.words)-1]+c.words[0], place)
 			}
 		}
 	}
-	l := &nameLookup{words: make([]string, 0, len(at)), byStem: map[string][]int32{}}
+	l := &nameLookup{words: make([]string, 0, len(at)), byStem: map[string][]nameHit{}}
 	for w := range at {
 		l.words = append(l.words, w)
 	}
 	sort.Strings(l.words)
-	l.tables = make([][]int32, len(l.words))
+	l.at = make([][]int64, len(l.words))
 	for i, w := range l.words {
-		l.tables[i] = at[w]
+		l.at[i] = at[w]
 	}
 	return l
 }
 
-// tablesFor returns the indexes, ascending, of the tables holding a word
-// that stem matches.
-func (l *nameLookup) tablesFor(stem string) []int32 {
+// hitsFor returns the tables, ascending, holding a word that stem
+// matches, with the columns that hold one.
+func (l *nameLookup) hitsFor(stem string) []nameHit {
 	l.mu.Lock()
 	out, ok := l.byStem[stem]
 	l.mu.Unlock()
 	if ok {
 		return out
 	}
-	seen := map[int32]bool{}
+	var places []int64
 	for i, w := range l.words {
-		if wordMatch(stem, w) <= 0 {
-			continue
-		}
-		for _, t := range l.tables[i] {
-			if !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
+		if wordMatch(stem, w) > 0 {
+			places = append(places, l.at[i]...)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	sort.Slice(places, func(i, j int) bool { return places[i] < places[j] })
+	for k, p := range places {
+		if k > 0 && p == places[k-1] {
+			continue
+		}
+		t, place := int32(p>>32), int32(p&(1<<32-1))
+		if len(out) == 0 || out[len(out)-1].t != t {
+			out = append(out, nameHit{t: t})
+		}
+		h := &out[len(out)-1]
+		if place == 0 {
+			h.all = true
+		} else {
+			h.cols = append(h.cols, place-1)
+		}
+	}
 	l.mu.Lock()
 	if len(l.byStem) < maxStems {
 		l.byStem[stem] = out
@@ -99,14 +119,9 @@ func (l *nameLookup) tablesFor(stem string) []int32 {
 	return out
 }
 
-// lookupTables returns the tables whose names, columns or comments share
-// a word with stem, in schema order.
-func (ix *index) lookupTables(stem string) []*tableInfo {
+// lookupHits returns the tables whose names, columns or comments share a
+// word with stem, in schema order, with the columns that do.
+func (ix *index) lookupHits(stem string) []nameHit {
 	ix.lookupOnce.Do(func() { ix.lookup = newNameLookup(ix.s) })
-	idx := ix.lookup.tablesFor(stem)
-	out := make([]*tableInfo, len(idx))
-	for i, t := range idx {
-		out[i] = ix.s.tables[t]
-	}
-	return out
+	return ix.lookup.hitsFor(stem)
 }

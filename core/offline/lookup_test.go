@@ -70,7 +70,7 @@ func allTablesCands(ix *index, span []token) []*cand {
 	}
 	var out []*cand
 	for _, tb := range ix.s.tables {
-		out = scoreTable(out, content, tb)
+		out = scoreTable(out, content, tb, tb.cols)
 	}
 	return keepClose(out)
 }
@@ -112,7 +112,10 @@ func TestQuestionScoresOnlyTablesSharingAWord(t *testing.T) {
 	name := scaledb.WideName(7)
 	toks := tokenize(name)
 	head := toks[len(toks)-1].stem
-	tables := ix.lookupTables(head)
+	var tables []*tableInfo
+	for _, h := range ix.lookupHits(head) {
+		tables = append(tables, ix.s.tables[h.t])
+	}
 	if len(tables) == 0 || len(tables) >= len(ix.s.tables)/2 {
 		t.Fatalf("%q: %d of %d tables to score", head, len(tables), len(ix.s.tables))
 	}
@@ -126,7 +129,25 @@ func TestQuestionScoresOnlyTablesSharingAWord(t *testing.T) {
 			t.Fatalf("%q: table %s holds a matching word but is not scored", head, tb.name)
 		}
 	}
-	if got := ix.lookupTables("zzyzx"); len(got) != 0 {
+	// A word only columns hold: the columns that hold it are scored,
+	// not the others of their tables.
+	region := stem("region")
+	hits := ix.lookupHits(region)
+	if len(hits) == 0 {
+		t.Fatalf("%q names no column", region)
+	}
+	for _, h := range hits {
+		tb := ix.s.tables[h.t]
+		if h.all {
+			t.Fatalf("%q: every column of %s scored", region, tb.name)
+		}
+		for ci, c := range tb.cols {
+			if holds, listed := colMatch(c, region), slices.Contains(h.cols, int32(ci)); holds != listed {
+				t.Fatalf("%q: column %s holds it %v, scored %v", region, c, holds, listed)
+			}
+		}
+	}
+	if got := ix.lookupHits("zzyzx"); len(got) != 0 {
 		t.Fatalf("a word no name holds: %d tables to score", len(got))
 	}
 	// And the question is still answered from the right table.
@@ -151,8 +172,20 @@ func holdsMatch(tb *tableInfo, stem string) bool {
 		return true
 	}
 	for _, c := range tb.cols {
-		if match(c.words) || match(c.comment) {
+		if colMatch(c, stem) {
 			return true
+		}
+	}
+	return false
+}
+
+// colMatch: a word of c's name or comment matches stem.
+func colMatch(c *colInfo, stem string) bool {
+	for _, ws := range [][]string{c.words, c.comment} {
+		for _, w := range ws {
+			if wordMatch(stem, w) > 0 {
+				return true
+			}
 		}
 	}
 	return false
