@@ -376,8 +376,12 @@ func sameColumns(a, b []string) bool {
 
 // nameStems: the stems of a name's words without function words
 // (copies_on_hand → copy, hand), unless that leaves nothing.
-// nameParts is a name's words, lower case, and their stems (nameStems).
-type nameParts struct{ raw, words []string }
+// nameParts is a name's words, lower case, and their stems (nameStems);
+// last is the last of its words as splitName reads them.
+type nameParts struct {
+	raw, words []string
+	last       string
+}
 
 // columnNames remembers the words of column names: a schema of thousands
 // of tables names its columns alike (id, name, created_at), and their
@@ -388,7 +392,11 @@ func columnName(name string) nameParts {
 	return columnNames.get(name, func(name string) nameParts {
 		raw := text.NameWords(name)
 		words := nameStems(raw)
-		return nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)]}
+		p := nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)]}
+		if split := splitName(name); len(split) > 0 {
+			p.last = split[len(split)-1]
+		}
+		return p
 	})
 }
 
@@ -476,11 +484,7 @@ func sampleAll(t *catalog.Table, idx int, ok func(any) bool) bool {
 // the catalog's sample rows.
 func classify(c catalog.Column, t *catalog.Table, idx int) colKind {
 	typ := strings.ToUpper(c.Type)
-	words := splitName(c.Name)
-	last := ""
-	if len(words) > 0 {
-		last = words[len(words)-1]
-	}
+	last := columnName(c.Name).last
 	var sample []any
 	for _, r := range t.Sample {
 		if idx < len(r) && r[idx] != nil {
