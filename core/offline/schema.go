@@ -159,7 +159,26 @@ func (e *fkEdge) oneToOne() bool { return !e.composite() && e.fromCol.unique }
 
 func (c *colInfo) String() string { return c.tab.name + "." + c.name }
 
-var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?$`)
+var dateRegexp = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?$`)
+
+// dateValue matches dates and times as text (2024-03, 2024-03-01,
+// 2024-03-01 10:00:00+02:00); a text that does not start with four
+// digits and a dash is not tried against the pattern.
+var dateValue = dateMatcher{}
+
+type dateMatcher struct{}
+
+func (dateMatcher) MatchString(s string) bool {
+	if len(s) < 7 || s[4] != '-' {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return dateRegexp.MatchString(s)
+}
 
 func newSchema(cat *catalog.Catalog, dl engine.Dialect) *schema {
 	s := &schema{byName: map[string]*tableInfo{}}
