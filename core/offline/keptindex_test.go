@@ -2,7 +2,6 @@ package offline
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,69 +13,6 @@ import (
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
-
-// TestKeptIndexIsTheBuiltOne: the value index a planner reads from the
-// state directory is the one a planner building it from the data gets —
-// the same values, columns and plans for every gold question — on the
-// sample, Chinook and the blind sets' databases.
-func TestKeptIndexIsTheBuiltOne(t *testing.T) {
-	sample, err := data.SamplePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets := map[string]string{"sample": sample, "chinook": testdb.SharedData(t, "chinook.sqlite")}
-	for _, n := range []string{"hr", "airlines", "health", "campus"} {
-		evalDBPlanner(t, n) // builds the databases
-		sets[n] = evalDBPaths[n]
-	}
-	ctx := context.Background()
-	for name, path := range sets {
-		t.Run(name, func(t *testing.T) {
-			keep := t.TempDir()
-			d, err := db.Open(ctx, path, db.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			built, err := New(d).index(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, err := NewKept(d, keep).index(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if first.keptIndex {
-				t.Fatal("a first planner read a kept index")
-			}
-			d2, err := db.Open(ctx, path, db.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d2.Close()
-			second, err := NewKept(d2, keep).index(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !second.keptIndex || !second.keptCatalog {
-				t.Fatalf("the second planner: kept index %v, kept catalog %v; want both", second.keptIndex, second.keptCatalog)
-			}
-			if got, want := describeIndex(second), describeIndex(built); got != want {
-				t.Fatalf("kept index differs from the built one:\n%s\nwant\n%s", got, want)
-			}
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cases {
-				a, b := built.plan(c.Question), second.plan(c.Question)
-				if a.sql != b.sql || a.refusal != b.refusal {
-					t.Fatalf("%q: built index %q %q, kept %q %q", c.Question, a.sql, a.refusal, b.sql, b.refusal)
-				}
-			}
-		})
-	}
-}
 
 // describeIndex writes out what the value index holds and what it taught
 // about every column, in a stable order.
@@ -100,15 +36,67 @@ func describeIndex(ix *index) string {
 	return fmt.Sprint(lines)
 }
 
+// TestKeptIndexIsTheBuiltOne: the value index a planner reads from the
+// state directory is the one a planner building it from the data gets —
+// the same values, columns and plans for every gold question — on the
+// sample, Chinook and the blind sets' databases.
+func TestKeptIndexIsTheBuiltOne(t *testing.T) {
+	sample, err := data.SamplePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string]string{"sample": sample, "chinook": testdb.SharedData(t, "chinook.sqlite")}
+	for _, n := range []string{"hr", "airlines", "health", "campus"} {
+		evalDBPlanner(t, n) // builds the databases
+		sets[n] = evalDBPaths[n]
+	}
+	ctx := context.Background()
+	for name, path := range sets {
+		t.Run(name, func(t *testing.T) {
+			keep := t.TempDir()
+			tp := freshPlanner(t, path)
+			d := tp.d
+			built, err := tp.p.index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := NewKept(d, keep).index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first.keptIndex {
+				t.Fatal("a first planner read a kept index")
+			}
+			second, err := NewKept(freshPlanner(t, path).d, keep).index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !second.keptIndex || !second.keptCatalog {
+				t.Fatalf("the second planner: kept index %v, kept catalog %v; want both", second.keptIndex, second.keptCatalog)
+			}
+			if got, want := describeIndex(second), describeIndex(built); got != want {
+				t.Fatalf("kept index differs from the built one:\n%s\nwant\n%s", got, want)
+			}
+			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cases {
+				a, b := built.plan(c.Question), second.plan(c.Question)
+				if a.sql != b.sql || a.refusal != b.refusal {
+					t.Fatalf("%q: built index %q %q, kept %q %q", c.Question, a.sql, a.refusal, b.sql, b.refusal)
+				}
+			}
+		})
+	}
+}
+
 // TestKeptIndexIsStaleAfterAWrite: the kept index serves the next
 // planner on an unchanged database, is rebuilt (and kept again) once the
 // database is written, and nothing is written beside the database.
 func TestKeptIndexIsStaleAfterAWrite(t *testing.T) {
-	withSampleRows(t, 1000)
 	ctx := context.Background()
-	dbDir, keep := t.TempDir(), t.TempDir()
-	path := filepath.Join(dbDir, "orders.db")
-	d := writeOrders(t, path, 5000)
+	dbDir, keep, path, d := keptOrders(t)
 	warm := func(d *db.DB) *index {
 		t.Helper()
 		ix, err := NewKept(d, keep).index(ctx)
@@ -132,20 +120,7 @@ func TestKeptIndexIsStaleAfterAWrite(t *testing.T) {
 		t.Fatalf("orders.status from the kept index: %d distinct values, want 6", c.distinct)
 	}
 
-	write, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := write.Exec("UPDATE orders SET status = 'lost' WHERE order_id = 1"); err != nil {
-		t.Fatal(err)
-	}
-	write.Close()
-	d.Close()
-	d2, err := db.Open(ctx, path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d2.Close()
+	d2 := rewrite(t, d, path, "UPDATE orders SET status = 'lost' WHERE order_id = 1")
 	after := warm(d2)
 	if after.keptIndex || after.keptCatalog {
 		t.Fatalf("after a write: kept index %v, kept catalog %v; want neither", after.keptIndex, after.keptCatalog)

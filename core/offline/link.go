@@ -1296,12 +1296,7 @@ func (ix *index) schemaWord(s string) bool {
 // must match a word of the name.
 func (ix *index) schemaCands(span []token) []*cand {
 	var out []*cand
-	var content []token
-	for _, t := range span {
-		if !fillers[t.low] || ix.schemaWord(t.stem) {
-			content = append(content, t)
-		}
-	}
+	content := ix.content(span)
 	if len(content) == 0 {
 		return nil
 	}
@@ -1398,6 +1393,18 @@ func keepClose(out []*cand) []*cand {
 			k++
 		}
 		out = out[:k]
+	}
+	return out
+}
+
+// content is the tokens of a span that may name something: all but the
+// fillers that are no word of a name.
+func (ix *index) content(span []token) []token {
+	var out []token
+	for _, t := range span {
+		if !fillers[t.low] || ix.schemaWord(t.stem) {
+			out = append(out, t)
+		}
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
@@ -59,12 +58,7 @@ func TestLookupFindsEveryCandidate(t *testing.T) {
 
 // allTablesCands is schemaCands scoring every table of the schema.
 func allTablesCands(ix *index, span []token) []*cand {
-	var content []token
-	for _, t := range span {
-		if !fillers[t.low] || ix.schemaWord(t.stem) {
-			content = append(content, t)
-		}
-	}
+	content := ix.content(span)
 	if len(content) == 0 {
 		return nil
 	}
@@ -99,13 +93,7 @@ func TestQuestionScoresOnlyTablesSharingAWord(t *testing.T) {
 	if err := (scaledb.Wide{Tables: 200, Columns: 8, Rows: 3}).Write(path); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	d, err := db.Open(ctx, path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	ix, err := New(d).index(ctx)
+	ix, err := freshPlanner(t, path).p.index(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

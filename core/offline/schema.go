@@ -403,7 +403,7 @@ type nameParts struct {
 }
 
 // columnNames remembers the words of column names: a schema of thousands
-// of tables names its columns alike (id, name, created_at), and their
+// of tables names its columns alike (a key, a name, a date), and their
 // words, never written to, are shared.
 var columnNames memo[string, nameParts]
 
