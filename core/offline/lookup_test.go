@@ -97,6 +97,37 @@ func TestQuestionScoresOnlyTablesSharingAWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Words run together — a table's or a column's two words, a
+	// table's last word and a column's first — find what a full scan
+	// finds.
+	named := 0
+	for _, tb := range ix.s.tables[:40] {
+		var joined []string
+		for k := 0; k+1 < len(tb.words); k++ {
+			joined = append(joined, tb.words[k]+tb.words[k+1])
+		}
+		for _, c := range tb.cols {
+			for k := 0; k+1 < len(c.words); k++ {
+				joined = append(joined, c.words[k]+c.words[k+1])
+			}
+			if len(tb.words) > 0 && len(c.words) > 0 {
+				joined = append(joined, tb.words[len(tb.words)-1]+c.words[0])
+			}
+		}
+		for _, w := range joined {
+			span := []token{{raw: w, low: w, stem: w}}
+			got, want := ix.schemaCands(span), allTablesCands(ix, span)
+			if !sameCands(got, want) {
+				t.Fatalf("%q: lookup gave %v, every table %v", w, got, want)
+			}
+			if len(want) > 0 {
+				named++
+			}
+		}
+	}
+	if named < 40 {
+		t.Fatalf("only %d words run together name something", named)
+	}
 	name := scaledb.WideName(7)
 	toks := tokenize(name)
 	head := toks[len(toks)-1].stem
