@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"sort"
 	"sync"
 )
@@ -20,6 +21,13 @@ type nameLookup struct {
 	// plus 0 for the table's own name or 1 + a column's index.
 	words []string
 	at    [][]int64
+	// joined: the places of two adjacent words of a name run together,
+	// which only the same word names (nameScore); lastWord: the tables
+	// by the last word of their name, firstWord: the columns by their
+	// first, for a table's last word run together with a column's first.
+	joined    map[string][]int64
+	lastWord  map[string][]int32
+	firstWord map[string][]int64
 
 	mu sync.Mutex
 	// byStem: the tables a question stem may name, and their columns.
@@ -40,35 +48,43 @@ const maxStems = 1 << 14
 
 // newNameLookup indexes the words of s's tables and columns.
 func newNameLookup(s *schema) *nameLookup {
+	l := &nameLookup{joined: map[string][]int64{}, lastWord: map[string][]int32{}, firstWord: map[string][]int64{},
+		byStem: map[string][]nameHit{}}
 	at := map[string][]int64{}
+	add := func(m map[string][]int64, w string, place int64) {
+		if p := m[w]; len(p) == 0 || p[len(p)-1] != place {
+			m[w] = append(p, place)
+		}
+	}
 	for i, t := range s.tables {
-		add := func(w string, place int64) {
-			if l := at[w]; len(l) == 0 || l[len(l)-1] != place {
-				at[w] = append(l, place)
-			}
-		}
-		addAll := func(ws []string, place int64) {
-			for k, w := range ws {
-				add(w, place)
-				if k+1 < len(ws) {
-					add(w+ws[k+1], place)
-				}
-			}
-		}
 		base := int64(i) << 32
-		addAll(t.words, base)
+		for _, w := range t.words {
+			add(at, w, base)
+		}
+		for _, j := range joinedWords(t.words) {
+			add(l.joined, j, base)
+		}
+		if len(t.words) > 0 {
+			last := t.words[len(t.words)-1]
+			l.lastWord[last] = append(l.lastWord[last], int32(i))
+		}
 		for ci, c := range t.cols {
 			place := base + 1 + int64(ci)
-			addAll(c.words, place)
-			addAll(c.comment, place)
-			if len(t.words) > 0 && len(c.words) > 0 {
-				// A table word run together with a column's first
-				// ("invoicetotal"), as qualifiedScore reads them.
-				add(t.words[len(t.words)-1]+c.words[0], place)
+			for _, w := range c.words {
+				add(at, w, place)
+			}
+			for _, w := range c.comment {
+				add(at, w, place)
+			}
+			for _, j := range columnName(c.name).joined {
+				add(l.joined, j, place)
+			}
+			if len(c.words) > 0 {
+				add(l.firstWord, c.words[0], place)
 			}
 		}
 	}
-	l := &nameLookup{words: make([]string, 0, len(at)), byStem: map[string][]nameHit{}}
+	l.words = make([]string, 0, len(at))
 	for w := range at {
 		l.words = append(l.words, w)
 	}
@@ -78,6 +94,15 @@ func newNameLookup(s *schema) *nameLookup {
 		l.at[i] = at[w]
 	}
 	return l
+}
+
+// joinedWords lists each two adjacent words run together.
+func joinedWords(words []string) []string {
+	var out []string
+	for k := 0; k+1 < len(words); k++ {
+		out = append(out, words[k]+words[k+1])
+	}
+	return out
 }
 
 // hitsFor returns the tables, ascending, holding a word that stem
@@ -93,6 +118,19 @@ func (l *nameLookup) hitsFor(stem string) []nameHit {
 	for i, w := range l.words {
 		if wordMatch(stem, w) > 0 {
 			places = append(places, l.at[i]...)
+		}
+	}
+	places = append(places, l.joined[stem]...)
+	for k := 1; k < len(stem); k++ {
+		// A table's last word and a column's first, run together.
+		tables := l.lastWord[stem[:k]]
+		if len(tables) == 0 {
+			continue
+		}
+		for _, p := range l.firstWord[stem[k:]] {
+			if _, ok := slices.BinarySearch(tables, int32(p>>32)); ok {
+				places = append(places, p)
+			}
 		}
 	}
 	sort.Slice(places, func(i, j int) bool { return places[i] < places[j] })

@@ -400,6 +400,8 @@ func sameColumns(a, b []string) bool {
 type nameParts struct {
 	raw, words []string
 	last       string
+	// joined: each two adjacent words run together (joinedWords).
+	joined []string
 }
 
 // columnNames remembers the words of column names: a schema of thousands
@@ -411,7 +413,7 @@ func columnName(name string) nameParts {
 	return columnNames.get(name, func(name string) nameParts {
 		raw := text.NameWords(name)
 		words := nameStems(raw)
-		p := nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)]}
+		p := nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)], joined: joinedWords(words)}
 		if split := splitName(name); len(split) > 0 {
 			p.last = split[len(split)-1]
 		}
