@@ -17,7 +17,7 @@ import (
 // only when the index must be built again.
 
 // indexVersion changes when the layout of the kept index does.
-const indexVersion = 1
+const indexVersion = 2
 
 type encoder struct{ b []byte }
 
@@ -163,6 +163,17 @@ func encodeValues(s *schema, vi *valueIndex, scans int) []byte {
 			return nil
 		}
 	}
+	// How many values and words follow: they are read into one block
+	// each.
+	refs, words := 0, 0
+	for _, rs := range vi.byKey {
+		refs += len(rs)
+		for _, r := range rs {
+			words += len(r.words)
+		}
+	}
+	e.uint(uint64(refs))
+	e.uint(uint64(words))
 	e.uint(uint64(len(vi.byKey)))
 	for key, refs := range vi.byKey {
 		e.str(key)
@@ -228,30 +239,38 @@ func decodeValues(raw string, s *schema) (*valueIndex, int) {
 		t.trueVal, t.falseVal = d.val(), d.val()
 		cols = append(cols, t)
 	}
-	keys := d.uint()
-	if d.bad || keys > uint64(len(d.s)) {
+	nrefs, nwords, keys := d.uint(), d.uint(), d.uint()
+	if d.bad || nrefs > uint64(len(d.s)) || nwords > uint64(len(d.s)) || keys > uint64(len(d.s)) {
 		return nil, 0
 	}
+	// The values, their pointers and their words, each in one block.
+	refBlock, ptrBlock, wordBlock := make([]valueRef, nrefs), make([]*valueRef, nrefs), make([]string, nwords)
 	vi.byKey = make(map[string][]*valueRef, keys)
 	for ; keys > 0 && !d.bad; keys-- {
 		key := d.str()
 		n := d.uint()
-		if n > uint64(len(d.s)) {
+		if n > uint64(len(refBlock)) {
 			return nil, 0
 		}
-		refs := make([]*valueRef, n)
+		refs := ptrBlock[:n:n]
+		ptrBlock = ptrBlock[n:]
 		for i := range refs {
-			r := &valueRef{col: col(), value: d.val(), text: d.str(), count: d.int()}
-			if nw := d.uint(); nw > 0 && nw <= uint64(len(d.s)) {
-				r.words = make([]string, nw)
+			r := &refBlock[i]
+			*r = valueRef{col: col(), value: d.val(), text: d.str(), count: d.int()}
+			nw := d.uint()
+			if nw > uint64(len(wordBlock)) {
+				return nil, 0
+			}
+			if nw > 0 {
+				r.words = wordBlock[:nw:nw]
+				wordBlock = wordBlock[nw:]
 				for k := range r.words {
 					r.words[k] = d.str()
 				}
-			} else if nw > 0 {
-				d.bad = true
 			}
 			refs[i] = r
 		}
+		refBlock = refBlock[n:]
 		vi.byKey[key] = refs
 	}
 	if d.bad || len(d.s) != 0 {
