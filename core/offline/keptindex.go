@@ -42,10 +42,36 @@ func (e *encoder) val(v any) bool {
 	case string:
 		e.uint(3)
 		e.str(v)
+	case []byte:
+		e.uint(4)
+		e.str(string(v))
 	default:
 		return false
 	}
 	return true
+}
+
+// rows writes rows of values; a row holding a value of a kind a cell
+// does not keep is written empty, and nil rows as none at all.
+func (e *encoder) rows(rows [][]any) {
+	if rows == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(1 + uint64(len(rows)))
+	for _, r := range rows {
+		row := &encoder{}
+		row.uint(uint64(len(r)))
+		ok := true
+		for _, v := range r {
+			ok = ok && row.val(v)
+		}
+		if !ok {
+			e.uint(0)
+			continue
+		}
+		e.b = append(e.b, row.b...)
+	}
 }
 
 // decoder reads what encoder wrote; its strings share the memory of one
@@ -100,9 +126,33 @@ func (d *decoder) val() any {
 		return math.Float64frombits(d.uint())
 	case 3:
 		return d.str()
+	case 4:
+		return []byte(d.str())
 	}
 	d.bad = true
 	return nil
+}
+
+// rows reads what encoder.rows wrote.
+func (d *decoder) rows() [][]any {
+	n := d.uint()
+	if n == 0 || n-1 > uint64(len(d.s)) {
+		d.bad = d.bad || n > 0
+		return nil
+	}
+	out := make([][]any, n-1)
+	for i := range out {
+		cells := d.uint()
+		if cells > uint64(len(d.s)) {
+			d.bad = true
+			return nil
+		}
+		out[i] = make([]any, cells)
+		for j := range out[i] {
+			out[i][j] = d.val()
+		}
+	}
+	return out
 }
 
 // colPlace is where a column is in the schema: its table's index and its

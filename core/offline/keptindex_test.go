@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 
@@ -67,12 +68,23 @@ func TestKeptIndexIsTheBuiltOne(t *testing.T) {
 			if first.keptIndex {
 				t.Fatal("a first planner read a kept index")
 			}
-			second, err := NewKept(freshPlanner(t, path).d, keep).index(ctx)
+			// A database opened again, its catalog not read yet.
+			d2, err := db.Open(ctx, path, db.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d2.Close()
+			second, err := NewKept(d2, keep).index(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !second.keptIndex || !second.keptCatalog {
 				t.Fatalf("the second planner: kept index %v, kept catalog %v; want both", second.keptIndex, second.keptCatalog)
+			}
+			for i, tb := range second.s.tables {
+				if want := first.s.tables[i].t; !reflect.DeepEqual(tb.t.Sample, want.Sample) || tb.t.RowCount != want.RowCount {
+					t.Fatalf("kept catalog: %s sample %v (%d rows), want %v (%d rows)", tb.name, tb.t.Sample, tb.t.RowCount, want.Sample, want.RowCount)
+				}
 			}
 			if got, want := describeIndex(second), describeIndex(built); got != want {
 				t.Fatalf("kept index differs from the built one:\n%s\nwant\n%s", got, want)

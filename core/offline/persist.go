@@ -47,7 +47,7 @@ import (
 func DefaultIndexDir() string { return filepath.Join(config.StateDir(), "tablewise", "offline") }
 
 // scanFormat changes when the file's layout or what is scanned does.
-const scanFormat = 4
+const scanFormat = 5
 
 // scanFile is what is kept of one database's scans.
 type scanFile struct {
@@ -119,10 +119,11 @@ func readSection(r *bufio.Reader, limit uint64) ([]byte, error) {
 	return out, err
 }
 
-// keptTable is a catalog.Table, its sample rows typed cell by cell.
+// keptTable is a catalog.Table, its sample rows in the kept index's
+// encoding of values (encoder.rows).
 type keptTable struct {
 	Table  catalog.Table
-	Sample [][]cell
+	Sample string
 }
 
 // scanResult is a kept query.Result: its rows, typed cell by cell (gob
@@ -235,11 +236,15 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 		paths, _ := filepath.Glob(prefix + "*.gob")
 		for _, path := range paths {
 			f := readScanFile(path, identity)
-			if f == nil || f.Files != files || f.Catalog == nil {
+			var kept *catalog.Catalog
+			if f != nil && f.Files == files && f.Catalog != nil {
+				kept = f.catalog()
+			}
+			if kept == nil {
 				f.close()
 				continue
 			}
-			cat := d.Adopt(f.catalog())
+			cat := d.Adopt(kept)
 			// The file's copy is let go; it is written again from cat
 			// if the file is.
 			f.Catalog = nil
@@ -311,27 +316,23 @@ func (f *scanFile) keepCatalog(cat *catalog.Catalog) {
 	for i, t := range cat.Tables {
 		k := keptTable{Table: *t}
 		k.Table.Sample = nil
-		if t.Sample != nil {
-			k.Sample = make([][]cell, len(t.Sample))
-			for j, r := range t.Sample {
-				k.Sample[j] = toCells(r)
-			}
-		}
+		e := &encoder{}
+		e.rows(t.Sample)
+		k.Sample = string(e.b)
 		f.Catalog[i] = k
 	}
 }
 
-// catalog is the catalog the file keeps.
+// catalog is the catalog the file keeps, or nil when its sample rows
+// cannot be read.
 func (f *scanFile) catalog() *catalog.Catalog {
 	tables := make([]*catalog.Table, len(f.Catalog))
 	for i := range f.Catalog {
 		k := &f.Catalog[i]
 		t := k.Table
-		if k.Sample != nil {
-			t.Sample = make([][]any, len(k.Sample))
-			for j, r := range k.Sample {
-				t.Sample[j] = fromCells(r)
-			}
+		d := &decoder{s: k.Sample}
+		if t.Sample = d.rows(); d.bad || len(d.s) != 0 {
+			return nil
 		}
 		tables[i] = &t
 	}
