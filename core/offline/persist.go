@@ -68,7 +68,10 @@ type scanFile struct {
 	// index is the value index built from the scans on Catalog
 	// (keptindex.go), read instead of building it again while the
 	// database's files are the same; empty when none is kept.
-	index string
+	// builtIndex, when not nil, replaces it: the index just built, to
+	// be written.
+	index      string
+	builtIndex []byte
 }
 
 // The file holds, each after its length in bytes (a uvarint): the gob of
@@ -403,15 +406,27 @@ func (c *scanCache) save() error {
 	if err := gob.NewEncoder(&scans).Encode(c.file.scans()); err != nil {
 		return err
 	}
-	var buf []byte
-	for _, sec := range [][]byte{head.Bytes(), []byte(c.file.index), scans.Bytes()} {
-		buf = binary.AppendUvarint(buf, uint64(len(sec)))
-		buf = append(buf, sec...)
+	index := c.file.builtIndex
+	if index == nil {
+		index = []byte(c.file.index)
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(c.path, buf, 0o600); err != nil {
+	out, err := atomicfile.Create(c.path, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
+	for _, sec := range [][]byte{head.Bytes(), index, scans.Bytes()} {
+		w.Write(binary.AppendUvarint(nil, uint64(len(sec))))
+		w.Write(sec)
+	}
+	if err := w.Flush(); err != nil {
+		out.Abort()
+		return err
+	}
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	// The same database's files of earlier schemas are of no more use.
@@ -469,7 +484,7 @@ func (c *scanCache) keepValues(s *schema, vi *valueIndex) {
 		enc = encodeValues(s, vi, served)
 	}
 	if string(enc) != c.file.index {
-		c.file.index = string(enc)
+		c.file.index, c.file.builtIndex = "", enc
 		c.dirty = true
 	}
 }
