@@ -135,7 +135,7 @@ func (ix *index) linkWordValues(a *analysis) {
 			have[r.col] = true
 			cands = append(cands, &cand{t: r.col.tab, c: r.col, vals: []*valueRef{r}, score: score})
 		}
-		for _, g := range ix.glosses {
+		for _, g := range ix.wordsOf().glosses {
 			if len(g.words) == 1 && wordMatch(t.stem, g.words[0]) >= 0.85 {
 				add(g.ref, 1)
 			}
@@ -179,7 +179,7 @@ func (ix *index) codeAbbreviations(word string) []*valueRef {
 		return nil
 	}
 	var out []*valueRef
-	for _, c := range ix.codeColumns {
+	for _, c := range ix.wordsOf().codeColumns {
 		var hit *valueRef
 		n := 0
 		for _, r := range c.codes {

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"sync"
 	"testing"
@@ -61,6 +62,22 @@ func chinookPlanner(t testing.TB) *testPlanner {
 func fixturePlanner(t testing.TB) *testPlanner {
 	t.Helper()
 	return freshPlanner(t, testdb.Fixture(t))
+}
+
+// rewrite runs stmt on the SQLite file at path through a connection that
+// may write, closes d, and opens the database again.
+func rewrite(t testing.TB, d *db.DB, path, stmt string) *db.DB {
+	t.Helper()
+	write, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := write.Exec(stmt); err != nil {
+		t.Fatal(err)
+	}
+	write.Close()
+	d.Close()
+	return freshPlanner(t, path).d
 }
 
 // freshPlanner opens the database at url (closed when the test ends) and

@@ -903,7 +903,11 @@ func (ix *index) partOfName(a *analysis, i int) bool {
 // names, comments left out.
 func (ix *index) nameOnlyScore(span []token) float64 {
 	best := 0.0
-	for _, tb := range ix.s.tables {
+	if len(span) == 0 {
+		return 0
+	}
+	for _, h := range ix.lookupHits(span[0].stem) {
+		tb := ix.s.tables[h.t]
 		best = max(best, nameScore(span, tb.words, nil))
 		for _, c := range tb.cols {
 			if c.kind == kindID && c.fk == nil {
@@ -1287,92 +1291,123 @@ func (ix *index) schemaWord(s string) bool {
 	return ix.words[s]
 }
 
-// schemaCands scores every table and column against a span of tokens.
-// Every content token of the span must match a word of the name.
+// schemaCands scores the tables and columns that share a word with a
+// span of tokens (nameLookup) against it. Every content token of the span
+// must match a word of the name.
 func (ix *index) schemaCands(span []token) []*cand {
 	var out []*cand
-	var content []token
-	for _, t := range span {
-		if !lexicon().fillers[t.low] || ix.schemaWord(t.stem) {
-			content = append(content, t)
-		}
-	}
+	content := ix.content(span)
 	if len(content) == 0 {
 		return nil
 	}
-	var headOnly []*cand
-	exact := false
-	for _, tb := range ix.s.tables {
-		if sc := nameScore(content, tb.words, nil); sc > 0 {
+	for _, h := range ix.lookupHits(content[0].stem) {
+		tb := ix.s.tables[h.t]
+		if h.all {
+			out = scoreTable(out, content, tb, tb.cols)
+			continue
+		}
+		// No word of the table's name matches: neither the table nor a
+		// column qualified by it can score, only the columns that hold
+		// a matching word.
+		cols := make([]*colInfo, len(h.cols))
+		for i, c := range h.cols {
+			cols[i] = tb.cols[c]
+		}
+		out = scoreTable(out, content, tb, cols)
+	}
+	return keepClose(boostHeadNoun(content, out))
+}
+
+// boostHeadNoun: "members" for team_member — the one table whose name
+// ends in the word, when no table is that word alone, is named by it,
+// above a reference to it in another table (activity.member_id).
+func boostHeadNoun(content []token, out []*cand) []*cand {
+	var head *cand
+	heads := 0
+	for _, cd := range out {
+		if cd.c != nil {
+			continue
+		}
+		if cd.score >= 1.2 {
+			return out
+		}
+		if headNamed(content, cd.t.raw) {
+			head = cd
+			heads++
+		}
+	}
+	if heads == 1 {
+		head.score = max(head.score, 1.15)
+	}
+	return out
+}
+
+// scoreTable appends to out the candidates of table tb and of its
+// columns cols for the content tokens of a span.
+func scoreTable(out []*cand, content []token, tb *tableInfo, cols []*colInfo) []*cand {
+	if sc := nameScore(content, tb.words, nil); sc > 0 {
+		if tb.view {
+			sc -= 0.15
+		}
+		out = append(out, &cand{t: tb, score: sc})
+	}
+	for _, c := range cols {
+		if c.kind == kindBlob {
+			continue
+		}
+		words := c.words
+		if c.kind == kindID && c.fk == nil && !c.isPK && !c.selfRef {
+			continue
+		}
+		if c.isPK && c.kind == kindID && c.fk == nil {
+			// "order id", "invoice number": the key itself.
+			continue
+		}
+		tw := trimID(words)
+		sc := nameScore(content, tw, c.comment)
+		if tu := trimUnit(tw); len(tu) < len(tw) {
+			// "tips" for tipEUR, "weights" for weightKg.
+			sc = max(sc, nameScore(content, tu, nil))
+		}
+		if cs := categoryScore(content, c); cs > sc {
+			sc = cs
+		}
+		if dw := c.dateWords(); dw != nil {
+			if d := nameScore(content, dw, nil); d > sc {
+				sc = d
+			}
+		}
+		// Qualified by the table name: "invoice total", "review rating"
+		// (not flags: "overdue loans" are loans that are).
+		if q := qualifiedScore(content, tb.words, tw); q > sc && c.kind != kindBool {
+			sc = q
+		}
+		if c.fk != nil {
+			// "authors" names the table better than author_id.
+			sc *= 0.92
+		}
+		if sc > 0 {
 			if tb.view {
 				sc -= 0.15
 			}
-			cd := &cand{t: tb, score: sc}
-			out = append(out, cd)
-			exact = exact || sc >= 1.2
-			if headNamed(content, tb.raw) {
-				headOnly = append(headOnly, cd)
+			out = append(out, &cand{t: tb, c: c, score: sc})
+			// "the average mark": a letter mark kept next to its
+			// points (mark, mark_points) is averaged as the points.
+			if tw := numericTwin(c); tw != nil {
+				out = append(out, &cand{t: tb, c: tw, score: sc - 0.05})
 			}
-		}
-		for _, c := range tb.cols {
-			if c.kind == kindBlob {
-				continue
-			}
-			words := c.words
-			if c.kind == kindID && c.fk == nil && !c.isPK && !c.selfRef {
-				continue
-			}
-			if c.isPK && c.kind == kindID && c.fk == nil {
-				// "order id", "invoice number": the key itself.
-				continue
-			}
-			tw := trimID(words)
-			sc := nameScore(content, tw, c.comment)
-			if tu := trimUnit(tw); len(tu) < len(tw) {
-				// "tips" for tipEUR, "weights" for weightKg.
-				sc = max(sc, nameScore(content, tu, nil))
-			}
-			if cs := categoryScore(content, c); cs > sc {
-				sc = cs
-			}
-			if dw := c.dateWords(); dw != nil {
-				if d := nameScore(content, dw, nil); d > sc {
-					sc = d
-				}
-			}
-			// Qualified by the table name: "invoice total", "review rating"
-			// (not flags: "overdue loans" are loans that are).
-			if q := qualifiedScore(content, tb.words, tw); q > sc && c.kind != kindBool {
-				sc = q
-			}
-			if c.fk != nil {
-				// "authors" names the table better than author_id.
-				sc *= 0.92
-			}
-			if sc > 0 {
-				if tb.view {
-					sc -= 0.15
-				}
-				out = append(out, &cand{t: tb, c: c, score: sc})
-				// "the average mark": a letter mark kept next to its
-				// points (mark, mark_points) is averaged as the points.
-				if tw := numericTwin(c); tw != nil {
-					out = append(out, &cand{t: tb, c: tw, score: sc - 0.05})
-				}
-				// "the most common reason": a code kept next to its
-				// description is read as the description.
-				if d := describedBy(c); d != nil {
-					out = append(out, &cand{t: tb, c: d, score: sc + 0.01})
-				}
+			// "the most common reason": a code kept next to its
+			// description is read as the description.
+			if d := describedBy(c); d != nil {
+				out = append(out, &cand{t: tb, c: d, score: sc + 0.01})
 			}
 		}
 	}
-	if !exact && len(headOnly) == 1 {
-		// "members" for team_member: the one table whose name ends in
-		// the word, when no table is that word alone, is named by it,
-		// above a reference to it in another table (activity.member_id).
-		headOnly[0].score = max(headOnly[0].score, 1.15)
-	}
+	return out
+}
+
+// keepClose sorts candidates by score and keeps those close to the best.
+func keepClose(out []*cand) []*cand {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	// Keep the close ones.
 	if len(out) > 0 {
@@ -1396,6 +1431,18 @@ func headNamed(content []token, raw []string) bool {
 	w, h := content[0].low, raw[len(raw)-1]
 	h = strings.TrimSuffix(h, "s")
 	return w == h || w == h+"s" || w == h+"es" || strings.HasSuffix(h, "y") && w == h[:len(h)-1]+"ies"
+}
+
+// content is the tokens of a span that may name something: all but the
+// fillers that are no word of a name.
+func (ix *index) content(span []token) []token {
+	var out []token
+	for _, t := range span {
+		if !lexicon().fillers[t.low] || ix.schemaWord(t.stem) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // describedBy: the column that describes code column c in words
@@ -1802,7 +1849,7 @@ func (a *analysis) findUnknown() {
 // from w (same first letter), or "".
 func (ix *index) closestValueWord(w string) string {
 	best, ties := "", 0
-	for v := range ix.valueVocab {
+	for v := range ix.wordsOf().valueVocab {
 		if v[0] != w[0] || len(v) < len(w)-1 || len(v) > len(w)+1 || text.Distance(w, v, 1) > 1 {
 			continue
 		}
@@ -1826,8 +1873,8 @@ func (ix *index) correct(toks []token) []token {
 	for i, t := range toks {
 		// Names (capitalised: "German") and known irregular forms
 		// ("died") are words, not typing errors.
-		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.vocab[t.low] || ix.schemaWord(t.stem) ||
-			lexicon().fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) {
+		if t.isNum || t.sym || t.quote > 0 || len(t.low) < 4 || !isLetters(t.low) || ix.schemaWord(t.stem) ||
+			lexicon().fillers[t.low] || ix.values.byKey[t.stem] != nil || text.Irregular(t.low) || lexiconVocab()[t.low] || ix.wordsOf().vocab[t.low] {
 			continue
 		}
 		if t.upper {
@@ -1858,7 +1905,7 @@ func (ix *index) correct(toks []token) []token {
 		}
 		best, bestD, ties := "", maxD+1, 0
 		plural := strings.HasSuffix(t.low, "s") && !text.Known(t.low) && !text.Known(t.low[:len(t.low)-1])
-		for w := range ix.vocab {
+		for w := range ix.wordsOf().vocab {
 			if plural && !strings.HasSuffix(w, "s") {
 				// "custmers": a plural that is no English word is
 				// compared with the plural of the schema's singular

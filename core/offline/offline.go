@@ -72,25 +72,21 @@ type index struct {
 	tableWords map[string]bool
 	// hasPeriods: some table has rows with an open-ended period.
 	hasPeriods bool
-	// vocab: every word a question may use that the planner knows — the
-	// words of names and values and its own vocabulary — for correcting
-	// typing errors.
-	vocab map[string]bool
-	// valueVocab: the words of indexed values, for correcting names.
-	valueVocab map[string]bool
-	// glosses: codes and the words column comments give them.
-	glosses []glossRef
-	// codeColumns: columns of short upper-case codes, for abbreviations.
-	codeColumns []codeColumn
-	// words2: the values holding each word (stem); valueWords: those
-	// words, sorted.
-	words2     wordIndex
-	valueWords []string
-	built      time.Duration
-	// keptScans counts the scans read from the state directory;
+	// derived: what is derived from the words of names and values for
+	// reading questions, built on first use (wordsOf).
+	wordsOnce sync.Once
+	derived   *valueWords
+	built     time.Duration
+	// keptScans counts the scans whose results were read from the state
+	// directory, directly or through the value index kept with them;
 	// keptCatalog: the catalog came from there too, not the database.
 	keptScans   int
 	keptCatalog bool
+	// keptIndex: the value index was read from the state directory.
+	keptIndex bool
+	// lookup: the tables each name word occurs in, built on first use.
+	lookupOnce sync.Once
+	lookup     *nameLookup
 }
 
 // New returns a planner for d.
@@ -118,13 +114,20 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer kept.release()
 	s := newSchema(cat, p.d.Dialect())
 	ix := &index{s: s}
-	ix.values = buildValues(context.WithValue(ctx, scanCacheKey{}, kept), p.d, s)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	if vi, scans := kept.keptValues(s); vi != nil {
+		ix.values, ix.keptScans, ix.keptIndex = vi, scans, true
+	} else {
+		ix.values = buildValues(context.WithValue(ctx, scanCacheKey{}, kept), p.d, s)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		ix.keptScans = kept.reused()
+		kept.keepValues(s, ix.values)
 	}
-	ix.keptScans, ix.keptCatalog = kept.reused(), kept.catalogKept()
+	ix.keptCatalog = kept.catalogKept()
 	_ = kept.save() // best effort: the next run scans again
 	// The data may have shown flags and integer years: place rows in
 	// time again.
@@ -137,32 +140,62 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 	}
 	ix.words, ix.tableWords = schemaWords(s)
 	ix.wordList = nameWords(s)
-	ix.vocab = vocabulary(s, ix.values)
-	ix.valueVocab = map[string]bool{}
-	for _, refs := range ix.values.byKey {
+	ix.built = time.Since(start)
+	p.idx = ix
+	return ix, nil
+}
+
+// valueWords is what the index derives from the words of names and
+// values for reading questions. A question that needs none of it (its
+// words all name tables and columns) does not pay for building it: on a
+// schema of thousands of tables, tens of thousands of values.
+type valueWords struct {
+	// vocab: every word a question may use that the planner knows — the
+	// words of names and values and its own vocabulary — for correcting
+	// typing errors.
+	vocab map[string]bool
+	// valueVocab: the words of indexed values, for correcting names.
+	valueVocab map[string]bool
+	// glosses: codes and the words column comments give them.
+	glosses []glossRef
+	// codeColumns: columns of short upper-case codes, for abbreviations.
+	codeColumns []codeColumn
+	// words2: the values holding each word (stem); valueWords: those
+	// words, sorted.
+	words2     wordIndex
+	valueWords []string
+}
+
+// wordsOf returns the index's valueWords, building them on first use.
+func (ix *index) wordsOf() *valueWords {
+	ix.wordsOnce.Do(func() { ix.derived = buildValueWords(ix.s, ix.values) })
+	return ix.derived
+}
+
+func buildValueWords(s *schema, values *valueIndex) *valueWords {
+	vw := &valueWords{vocab: vocabulary(s, values), valueVocab: map[string]bool{}}
+	for _, refs := range values.byKey {
 		for _, r := range refs {
 			for _, w := range splitName(r.text) {
 				if len(w) >= 4 && isLetters(w) {
-					ix.valueVocab[w] = true
+					vw.valueVocab[w] = true
 				}
 			}
 		}
 	}
-	ix.glosses = buildGlosses(s, ix.values)
-	ix.codeColumns = findCodeColumns(ix.values)
-	ix.words2 = buildWordIndex(ix.values)
-	for w := range ix.words2 {
-		ix.valueWords = append(ix.valueWords, w)
+	vw.glosses = buildGlosses(s, values)
+	vw.codeColumns = findCodeColumns(values)
+	vw.words2 = buildWordIndex(values)
+	for w := range vw.words2 {
+		vw.valueWords = append(vw.valueWords, w)
 	}
-	sort.Strings(ix.valueWords)
-	for _, g := range ix.glosses {
+	sort.Strings(vw.valueWords)
+	for _, g := range vw.glosses {
 		for _, w := range g.words {
-			ix.vocab[w] = true
+			vw.vocab[w] = true
 		}
 	}
-	ix.built = time.Since(start)
-	p.idx = ix
-	return ix, nil
+	return vw
 }
 
 // Warm builds the planner's indexes now (they are otherwise built by the
@@ -229,12 +262,28 @@ func schemaWords(s *schema) (map[string]bool, map[string]bool) {
 	return words, tables
 }
 
+// lexiconVocab is the part of every index's vocabulary that the
+// planner's own word lists give: a word in it is known without building
+// the rest.
+var lexiconVocab = sync.OnceValue(func() map[string]bool {
+	v := map[string]bool{}
+	for _, w := range lexiconWords() {
+		if vocabWord(w) {
+			v[w] = true
+		}
+	}
+	return v
+})
+
+// vocabWord: w may be in a vocabulary (three letters or more).
+func vocabWord(w string) bool { return len(w) >= 3 && isLetters(w) }
+
 // vocabulary collects the words of table and column names, of indexed
 // values and of the planner's word lists.
 func vocabulary(s *schema, vi *valueIndex) map[string]bool {
 	v := map[string]bool{}
 	add := func(w string) {
-		if len(w) >= 3 && isLetters(w) {
+		if vocabWord(w) {
 			v[w] = true
 		}
 	}

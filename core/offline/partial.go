@@ -92,7 +92,7 @@ func (ix *index) containing(q token) []*valueRef {
 	short := func(c *colInfo) bool { return c.distinct > 0 && c.distinct <= 60 }
 	known := text.Known(q.low)
 	var out []*valueRef
-	for _, r := range ix.words2[st] {
+	for _, r := range ix.wordsOf().words2[st] {
 		if known && !short(r.col) {
 			continue
 		}
@@ -106,7 +106,7 @@ func (ix *index) containing(q token) []*valueRef {
 	if len(st) < 3 || q.isNum {
 		return out
 	}
-	for _, w := range ix.valueWords {
+	for _, w := range ix.wordsOf().valueWords {
 		if w == st {
 			continue
 		}
@@ -116,7 +116,7 @@ func (ix *index) containing(q token) []*valueRef {
 		if !derived && !synonym {
 			continue
 		}
-		for _, r := range ix.words2[w] {
+		for _, r := range ix.wordsOf().words2[w] {
 			if known && !short(r.col) || synonym && (!short(r.col) || isLabelCol(r.col) && r.col.tab.pk != nil) {
 				continue
 			}
@@ -130,7 +130,7 @@ func (ix *index) containing(q token) []*valueRef {
 func (ix *index) derivedOnly(q token) []*valueRef {
 	var out []*valueRef
 	for _, r := range ix.containing(q) {
-		if !containsRef(ix.words2[q.stem], r) {
+		if !containsRef(ix.wordsOf().words2[q.stem], r) {
 			out = append(out, r)
 		}
 	}

@@ -1,12 +1,16 @@
 package offline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -43,7 +47,7 @@ import (
 func DefaultIndexDir() string { return filepath.Join(config.StateDir(), "tablewise", "offline") }
 
 // scanFormat changes when the file's layout or what is scanned does.
-const scanFormat = 2
+const scanFormat = 5
 
 // scanFile is what is kept of one database's scans.
 type scanFile struct {
@@ -51,19 +55,78 @@ type scanFile struct {
 	Identity string
 	Schema   string
 	// Stamp is the row counts the scans were made at.
-	Stamp   string
-	Results map[string]scanResult // by SQL text
+	Stamp string
+	// results: the scans' results by SQL text, read from the file
+	// (rest) only when the value index is built from them.
+	results map[string]scanResult
+	rest    *fileRest
 	// Files is the database's db.FileStamp when the file was written, and
 	// Catalog its catalog then: while the stamp is the same, the catalog
 	// need not be read. Empty for databases without one.
 	Files   string
 	Catalog []keptTable
+	// index is the value index built from the scans on Catalog
+	// (keptindex.go), read instead of building it again while the
+	// database's files are the same; empty when none is kept.
+	// builtIndex, when not nil, replaces it: the index just built, to
+	// be written.
+	index      string
+	builtIndex []byte
 }
 
-// keptTable is a catalog.Table, its sample rows typed cell by cell.
+// The file holds, each after its length in bytes (a uvarint): the gob of
+// its scanFile (all but the index and the scans), the index, and the gob
+// of the scans. A planner that reads the index stops there.
+
+// fileRest is the open file after the index: the scans.
+type fileRest struct {
+	f *os.File
+	r *bufio.Reader
+}
+
+// scans returns the file's scans, reading them on first use. Scans that
+// cannot be read are as none: they are made again.
+func (f *scanFile) scans() map[string]scanResult {
+	if f.results == nil {
+		f.results = map[string]scanResult{}
+		if f.rest != nil {
+			raw, err := readSection(f.rest.r, math.MaxInt32)
+			if err != nil || gob.NewDecoder(bytes.NewReader(raw)).Decode(&f.results) != nil {
+				f.results = map[string]scanResult{}
+			}
+		}
+		f.close()
+	}
+	return f.results
+}
+
+// close closes the file, if it is still open.
+func (f *scanFile) close() {
+	if f != nil && f.rest != nil {
+		f.rest.f.Close()
+		f.rest = nil
+	}
+}
+
+// readSection reads a length and as many bytes, at most limit.
+func readSection(r *bufio.Reader, limit uint64) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, fmt.Errorf("section of %d bytes", n)
+	}
+	out := make([]byte, n)
+	_, err = io.ReadFull(r, out)
+	return out, err
+}
+
+// keptTable is a catalog.Table, its sample rows in the kept index's
+// encoding of values (encoder.rows).
 type keptTable struct {
 	Table  catalog.Table
-	Sample [][]cell
+	Sample string
 }
 
 // scanResult is a kept query.Result: its rows, typed cell by cell (gob
@@ -148,8 +211,11 @@ type scanCache struct {
 	file  *scanFile
 	dirty bool
 	hits  int
-	// keptCat: the catalog was read from the file.
+	// served: the scans the value index was built from, kept or made.
+	served int
+	// keptCat: the catalog was read from the file; cat is it.
 	keptCat bool
+	cat     *catalog.Catalog
 }
 
 type scanCacheKey struct{}
@@ -173,11 +239,19 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 		paths, _ := filepath.Glob(prefix + "*.gob")
 		for _, path := range paths {
 			f := readScanFile(path, identity)
-			if f == nil || f.Files != files || f.Catalog == nil {
+			var kept *catalog.Catalog
+			if f != nil && f.Files == files && f.Catalog != nil {
+				kept = f.catalog()
+			}
+			if kept == nil {
+				f.close()
 				continue
 			}
-			cat := d.Adopt(f.catalog())
-			return &scanCache{path: path, file: f, keptCat: true}, cat, nil
+			cat := d.Adopt(kept)
+			// The file's copy is let go; it is written again from cat
+			// if the file is.
+			f.Catalog = nil
+			return &scanCache{path: path, file: f, keptCat: true, cat: cat}, cat, nil
 		}
 	}
 	cat, err := d.Catalog(ctx)
@@ -188,7 +262,8 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 	c := &scanCache{path: prefix + schema[:16] + ".gob"}
 	f := readScanFile(c.path, identity)
 	if f == nil || f.Schema != schema || f.Stamp != stamp {
-		f = &scanFile{Format: scanFormat, Identity: identity, Schema: schema, Stamp: stamp, Results: map[string]scanResult{}}
+		f.close()
+		f = &scanFile{Format: scanFormat, Identity: identity, Schema: schema, Stamp: stamp, results: map[string]scanResult{}}
 	}
 	if stamped && f.Files != files {
 		// Kept with the files' stamp, the catalog is not read next time.
@@ -200,17 +275,41 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 	return c, cat, nil
 }
 
-// readScanFile reads the file at path, or returns nil when there is none
-// or it is of another format or database.
+// readScanFile reads the file at path up to its scans (left open, read
+// when needed), or returns nil when there is none or it is of another
+// format or database.
 func readScanFile(path, identity string) *scanFile {
-	raw, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	var f scanFile
-	if gob.NewDecoder(bytes.NewReader(raw)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity || f.Results == nil {
+	info, err := fh.Stat()
+	if err != nil {
+		fh.Close()
 		return nil
 	}
+	size := uint64(info.Size())
+	r := bufio.NewReaderSize(fh, 1<<16)
+	var f scanFile
+	head, err := readSection(r, size)
+	if err != nil || gob.NewDecoder(bytes.NewReader(head)).Decode(&f) != nil || f.Format != scanFormat || f.Identity != identity {
+		fh.Close()
+		return nil
+	}
+	// The index is read into a string its values' strings share.
+	n, err := binary.ReadUvarint(r)
+	if err != nil || n > size {
+		fh.Close()
+		return nil
+	}
+	var index strings.Builder
+	index.Grow(int(n))
+	if _, err := io.CopyN(&index, r, int64(n)); err != nil {
+		fh.Close()
+		return nil
+	}
+	f.index = index.String()
+	f.rest = &fileRest{f: fh, r: r}
 	return &f
 }
 
@@ -220,27 +319,23 @@ func (f *scanFile) keepCatalog(cat *catalog.Catalog) {
 	for i, t := range cat.Tables {
 		k := keptTable{Table: *t}
 		k.Table.Sample = nil
-		if t.Sample != nil {
-			k.Sample = make([][]cell, len(t.Sample))
-			for j, r := range t.Sample {
-				k.Sample[j] = toCells(r)
-			}
-		}
+		e := &encoder{}
+		e.rows(t.Sample)
+		k.Sample = string(e.b)
 		f.Catalog[i] = k
 	}
 }
 
-// catalog is the catalog the file keeps.
+// catalog is the catalog the file keeps, or nil when its sample rows
+// cannot be read.
 func (f *scanFile) catalog() *catalog.Catalog {
 	tables := make([]*catalog.Table, len(f.Catalog))
 	for i := range f.Catalog {
 		k := &f.Catalog[i]
 		t := k.Table
-		if k.Sample != nil {
-			t.Sample = make([][]any, len(k.Sample))
-			for j, r := range k.Sample {
-				t.Sample[j] = fromCells(r)
-			}
+		d := &decoder{s: k.Sample}
+		if t.Sample = d.rows(); d.bad || len(d.s) != 0 {
+			return nil
 		}
 		tables[i] = &t
 	}
@@ -273,9 +368,10 @@ func collect(ctx context.Context, d *db.DB, sql string, opt query.Options) (*que
 		return query.Collect(ctx, d, sql, opt)
 	}
 	c.mu.Lock()
-	kept, ok := c.file.Results[sql]
+	kept, ok := c.file.scans()[sql]
 	if ok {
 		c.hits++
+		c.served++
 	}
 	c.mu.Unlock()
 	if ok {
@@ -287,7 +383,8 @@ func collect(ctx context.Context, d *db.DB, sql string, opt query.Options) (*que
 	}
 	if kept, ok := toScan(res); ok {
 		c.mu.Lock()
-		c.file.Results[sql] = kept
+		c.file.scans()[sql] = kept
+		c.served++
 		c.dirty = true
 		c.mu.Unlock()
 	}
@@ -299,14 +396,37 @@ func (c *scanCache) save() error {
 	if c == nil || !c.dirty {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c.file); err != nil {
+	if c.file.Catalog == nil && c.cat != nil {
+		c.file.keepCatalog(c.cat)
+	}
+	var head, scans bytes.Buffer
+	if err := gob.NewEncoder(&head).Encode(c.file); err != nil {
 		return err
+	}
+	if err := gob.NewEncoder(&scans).Encode(c.file.scans()); err != nil {
+		return err
+	}
+	index := c.file.builtIndex
+	if index == nil {
+		index = []byte(c.file.index)
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(c.path, buf.Bytes(), 0o600); err != nil {
+	out, err := atomicfile.Create(c.path, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(out)
+	for _, sec := range [][]byte{head.Bytes(), index, scans.Bytes()} {
+		w.Write(binary.AppendUvarint(nil, uint64(len(sec))))
+		w.Write(sec)
+	}
+	if err := w.Flush(); err != nil {
+		out.Abort()
+		return err
+	}
+	if err := out.Commit(); err != nil {
 		return err
 	}
 	// The same database's files of earlier schemas are of no more use.
@@ -332,3 +452,39 @@ func (c *scanCache) reused() int {
 
 // catalogKept: the catalog was read from the file, not the database.
 func (c *scanCache) catalogKept() bool { return c != nil && c.keptCat }
+
+// keptValues returns the value index kept in the file, built on s, and
+// the number of scans it was built from, when the catalog is the file's
+// (the database's files have not changed since it was written); else nil.
+func (c *scanCache) keptValues(s *schema) (*valueIndex, int) {
+	if c == nil || !c.keptCat || len(c.file.index) == 0 {
+		return nil, 0
+	}
+	return decodeValues(c.file.index, s)
+}
+
+// release closes the file; the cache keeps no more scans after it.
+func (c *scanCache) release() {
+	if c != nil {
+		c.file.close()
+	}
+}
+
+// keepValues puts vi, just built on s, in the file; an index some scan
+// of which failed is not kept, so the next planner builds it again.
+func (c *scanCache) keepValues(s *schema, vi *valueIndex) {
+	if c == nil {
+		return
+	}
+	var enc []byte
+	if !vi.partial {
+		c.mu.Lock()
+		served := c.served
+		c.mu.Unlock()
+		enc = encodeValues(s, vi, served)
+	}
+	if string(enc) != c.file.index {
+		c.file.index, c.file.builtIndex = "", enc
+		c.dirty = true
+	}
+}

@@ -2,7 +2,6 @@ package offline
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +31,15 @@ func writeOrders(t *testing.T, path string, orders int) *db.DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// keptOrders writes orders.db of 5,000 orders, sampled from 1,000 rows,
+// in a directory of its own, and gives a directory to keep indexes in.
+func keptOrders(t *testing.T) (dbDir, keep, path string, d *db.DB) {
+	withSampleRows(t, 1000)
+	dbDir, keep = t.TempDir(), t.TempDir()
+	path = filepath.Join(dbDir, "orders.db")
+	return dbDir, keep, path, writeOrders(t, path, 5000)
 }
 
 const germanyQuestion = "total amount of shipped orders from Germany in 2023"
@@ -81,11 +89,8 @@ func TestBigTablesAreSampled(t *testing.T) {
 // same database reads them instead of scanning and answers the same; a
 // database whose row counts changed is scanned again.
 func TestValueIndexIsKept(t *testing.T) {
-	withSampleRows(t, 1000)
 	ctx := context.Background()
-	dbDir, keep := t.TempDir(), t.TempDir()
-	path := filepath.Join(dbDir, "orders.db")
-	d := writeOrders(t, path, 5000)
+	dbDir, keep, path, d := keptOrders(t)
 
 	first := NewKept(d, keep)
 	b1, err := first.Answer(ctx, germanyQuestion)
@@ -126,19 +131,7 @@ func TestValueIndexIsKept(t *testing.T) {
 
 	// A row written to the database: its files changed, so the catalog
 	// is read again, and the row count with it.
-	write, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := write.Exec("INSERT INTO customers SELECT max(customer_id) + 1, 'Late', 'late@example.com', NULL, 'Germany', '2024-01-01' FROM customers"); err != nil {
-		t.Fatal(err)
-	}
-	write.Close()
-	d.Close()
-	d2, err := db.Open(ctx, path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2 := rewrite(t, d, path, "INSERT INTO customers SELECT max(customer_id) + 1, 'Late', 'late@example.com', NULL, 'Germany', '2024-01-01' FROM customers")
 	rewritten := NewKept(d2, keep)
 	if err := rewritten.Warm(ctx); err != nil {
 		t.Fatal(err)

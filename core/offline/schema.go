@@ -159,7 +159,26 @@ func (e *fkEdge) oneToOne() bool { return !e.composite() && e.fromCol.unique }
 
 func (c *colInfo) String() string { return c.tab.name + "." + c.name }
 
-var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?$`)
+var dateRegexp = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?$`)
+
+// dateValue matches dates and times as text (2024-03, 2024-03-01,
+// 2024-03-01 10:00:00+02:00); a text that does not start with four
+// digits and a dash is not tried against the pattern.
+var dateValue = dateMatcher{}
+
+type dateMatcher struct{}
+
+func (dateMatcher) MatchString(s string) bool {
+	if len(s) < 7 || s[4] != '-' {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return dateRegexp.MatchString(s)
+}
 
 func newSchema(cat *catalog.Catalog, dl engine.Dialect) *schema {
 	s := &schema{byName: map[string]*tableInfo{}}
@@ -167,8 +186,8 @@ func newSchema(cat *catalog.Catalog, dl engine.Dialect) *schema {
 		raw := text.NameWords(t.Name)
 		ti := &tableInfo{dl: dl, t: t, name: t.Name, view: t.Kind != "table", raw: raw, words: nameStems(raw), rows: t.RowCount}
 		for i, c := range t.Columns {
-			craw := text.NameWords(c.Name)
-			ci := &colInfo{tab: ti, name: c.Name, raw: craw, words: nameStems(craw), declType: strings.ToUpper(c.Type),
+			cn := columnName(c.Name)
+			ci := &colInfo{tab: ti, name: c.Name, raw: cn.raw, words: cn.words, declType: strings.ToUpper(c.Type),
 				isPK: c.PK > 0, notNull: c.NotNull || c.PK > 0, distinct: -1}
 			ci.comment = commentWords(c.Comment)
 			ci.kind = classify(c, t, i)
@@ -376,6 +395,32 @@ func sameColumns(a, b []string) bool {
 
 // nameStems: the stems of a name's words without function words
 // (copies_on_hand → copy, hand), unless that leaves nothing.
+// nameParts is a name's words, lower case, and their stems (nameStems);
+// last is the last of its words as splitName reads them.
+type nameParts struct {
+	raw, words []string
+	last       string
+	// joined: each two adjacent words run together (joinedWords).
+	joined []string
+}
+
+// columnNames remembers the words of column names: a schema of thousands
+// of tables names its columns alike (a key, a name, a date), and their
+// words, never written to, are shared.
+var columnNames memo[string, nameParts]
+
+func columnName(name string) nameParts {
+	return columnNames.get(name, func(name string) nameParts {
+		raw := text.NameWords(name)
+		words := nameStems(raw)
+		p := nameParts{raw: raw[:len(raw):len(raw)], words: words[:len(words):len(words)], joined: joinedWords(words)}
+		if split := splitName(name); len(split) > 0 {
+			p.last = split[len(split)-1]
+		}
+		return p
+	})
+}
+
 func nameStems(raw []string) []string {
 	var out []string
 	for _, w := range raw {
@@ -460,11 +505,7 @@ func sampleAll(t *catalog.Table, idx int, ok func(any) bool) bool {
 // the catalog's sample rows.
 func classify(c catalog.Column, t *catalog.Table, idx int) colKind {
 	typ := strings.ToUpper(c.Type)
-	words := splitName(c.Name)
-	last := ""
-	if len(words) > 0 {
-		last = words[len(words)-1]
-	}
+	last := columnName(c.Name).last
 	var sample []any
 	for _, r := range t.Sample {
 		if idx < len(r) && r[idx] != nil {

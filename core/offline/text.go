@@ -239,7 +239,14 @@ func tokensKey(toks []token) string {
 // stemmer for the planner and the schema search.
 func stem(w string) string { return stemMemo.get(w, text.Stem) }
 
-func stems(words []string) []string { return text.Stems(words) }
+// stems is text.Stems, through stem's memo.
+func stems(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = stem(w)
+	}
+	return out
+}
 
 func splitName(name string) []string { return text.Words(name) }
 

@@ -67,6 +67,12 @@ type valueIndex struct {
 	columns int
 	values  int
 	took    time.Duration
+	// touched: the columns scans taught something (kinds, counts, flag
+	// values, period ends), in scan order.
+	touched []*colInfo
+	// partial: a scan failed, or time ran out: the index is not kept as
+	// it is (the next build tries again).
+	partial bool
 }
 
 // buildValues scans the low-cardinality text columns of every table through
@@ -89,6 +95,7 @@ func buildValues(ctx context.Context, d *db.DB, s *schema) *valueIndex {
 		for _, c := range t.cols {
 			if ctx.Err() != nil {
 				vi.skipped = append(vi.skipped, c.String()+": cancelled")
+				vi.partial = true
 				continue
 			}
 			switch {
@@ -108,6 +115,8 @@ func buildValues(ctx context.Context, d *db.DB, s *schema) *valueIndex {
 				if left > 0 && work+rows <= indexRows {
 					work += rows
 					vi.scanDate(ctx, d, c, min(left, columnTimeout))
+				} else if left <= 0 {
+					vi.partial = true
 				}
 				continue
 			default:
@@ -120,6 +129,7 @@ func buildValues(ctx context.Context, d *db.DB, s *schema) *valueIndex {
 			left := deadline.Sub(clock())
 			if left <= 0 {
 				vi.skipped = append(vi.skipped, c.String()+": index time budget spent")
+				vi.partial = true
 				continue
 			}
 			work += rows
@@ -135,9 +145,14 @@ func (vi *valueIndex) scanDate(ctx context.Context, d *db.DB, c *colInfo, timeou
 	col := c.tab.ident(c.name)
 	sql := fmt.Sprintf("SELECT MAX(%s), COUNT(*) - COUNT(%s), COUNT(*) FROM %s", col, col, scanFrom(c))
 	res, err := collect(ctx, d, sql, query.Options{MaxRows: 1, Timeout: timeout})
-	if err != nil || res.RowCount != 1 {
+	if err != nil {
+		vi.partial = true
 		return
 	}
+	if res.RowCount != 1 {
+		return
+	}
+	vi.touched = append(vi.touched, c)
 	r := res.Rows[0]
 	c.nulls = int64(asFloat(r[1]))
 	if mx, ok := r[0].(string); ok && len(mx) >= 4 && mx[:4] >= "9000" {
@@ -235,9 +250,11 @@ func (vi *valueIndex) scan(ctx context.Context, d *db.DB, c *colInfo, timeout ti
 	res, err := collect(ctx, d, sql, query.Options{MaxRows: maxDistinct + 1, Timeout: timeout})
 	if err != nil {
 		vi.skipped = append(vi.skipped, c.String()+": "+err.Error())
+		vi.partial = true
 		return
 	}
 	vi.columns++
+	vi.touched = append(vi.touched, c)
 	if numeric {
 		if res.RowCount != 1 || len(res.Rows[0]) < 4 {
 			return
