@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablewise/tablewise/core/answer"
@@ -55,8 +56,12 @@ type Planner struct {
 	// empty keeps none.
 	indexDir string
 
-	mu  sync.Mutex
-	idx *index
+	// building admits one first build at a time; a question waiting for
+	// it gives up when its context ends.
+	building chan struct{}
+	// cur is the index questions use; a rebuild swaps it (refresh.go).
+	cur     atomic.Pointer[index]
+	refresh refresher
 }
 
 // index is everything the planner knows about a database, immutable once
@@ -87,11 +92,17 @@ type index struct {
 	// lookup: the tables each name word occurs in, built on first use.
 	lookupOnce sync.Once
 	lookup     *nameLookup
+	// files is the database's db.FileStamp when the build began (stamped:
+	// it has one); schemaV and rowsV are schemaVersion's of the catalog
+	// it was built on. A rebuild is due when they no longer hold.
+	files          string
+	stamped        bool
+	schemaV, rowsV string
 }
 
 // New returns a planner for d.
 func New(d *db.DB) *Planner {
-	return &Planner{d: d}
+	return NewKept(d, "")
 }
 
 // NewKept returns a planner for d that keeps what its value index read
@@ -99,24 +110,58 @@ func New(d *db.DB) *Planner {
 // planner on the same database, in this process or another, builds its
 // index without scanning the data again.
 func NewKept(d *db.DB, dir string) *Planner {
-	return &Planner{d: d, indexDir: dir}
+	return &Planner{d: d, indexDir: dir, building: make(chan struct{}, 1), refresh: newRefresher()}
 }
 
-// index returns the planner's index, building it on first use.
+// index returns the planner's index, building it on first use. Later,
+// it returns the index it has at once, and starts building a fresh one
+// in the background when the database may have changed since
+// (refresh.go).
 func (p *Planner) index(ctx context.Context) (*index, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.idx != nil {
-		return p.idx, nil
+	if ix := p.cur.Load(); ix != nil {
+		p.maybeRefresh(ix)
+		return ix, nil
+	}
+	select {
+	case p.building <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-p.building }()
+	if ix := p.cur.Load(); ix != nil {
+		return ix, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.refresh.timeout)
+	defer cancel()
+	ix, err := p.build(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.cur.Store(ix)
+	return ix, nil
+}
+
+// build builds an index of the database as it is now. With fresh nil it
+// is the first build, and the catalog is the database's (cached) one;
+// otherwise it is a rebuild, and fresh tells where its catalog comes
+// from (refresh.go). Scans and the index kept in the state directory are
+// used where still valid, and what was built is kept there in turn.
+func (p *Planner) build(ctx context.Context, fresh *freshCatalog) (*index, error) {
+	if h := p.refresh.onBuild; h != nil {
+		if err := h(ctx, fresh != nil); err != nil {
+			return nil, err
+		}
 	}
 	start := time.Now()
-	kept, cat, err := openKept(ctx, p.indexDir, p.d)
+	files, stamped := p.d.FileStamp()
+	kept, cat, err := openKept(ctx, p.indexDir, p.d, fresh)
 	if err != nil {
 		return nil, err
 	}
 	defer kept.release()
 	s := newSchema(cat, p.d.Dialect())
-	ix := &index{s: s}
+	ix := &index{s: s, files: files, stamped: stamped}
+	ix.schemaV, ix.rowsV = schemaVersion(cat)
 	if vi, scans := kept.keptValues(s); vi != nil {
 		ix.values, ix.keptScans, ix.keptIndex = vi, scans, true
 	} else {
@@ -141,7 +186,6 @@ func (p *Planner) index(ctx context.Context) (*index, error) {
 	ix.words, ix.tableWords = schemaWords(s)
 	ix.wordList = nameWords(s)
 	ix.built = time.Since(start)
-	p.idx = ix
 	return ix, nil
 }
 

@@ -225,10 +225,16 @@ type scanCacheKey struct{}
 // (db.FileStamp), the catalog comes from the file too and the database is
 // not read at all; otherwise the catalog is read, and the scans are kept
 // only when the schema and row counts are the same. A nil cache (no dir)
-// keeps nothing.
-func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.Catalog, error) {
+// keeps nothing. fresh is nil for a planner's first build, which reads
+// the database's cached catalog and caches the file's; a rebuild's
+// catalog is read anew (or was, fresh.cat), never the cached one.
+func openKept(ctx context.Context, dir string, d *db.DB, fresh *freshCatalog) (*scanCache, *catalog.Catalog, error) {
+	readCatalog := d.Catalog
+	if fresh != nil {
+		readCatalog = fresh.read
+	}
 	if dir == "" {
-		cat, err := d.Catalog(ctx)
+		cat, err := readCatalog(ctx)
 		return nil, cat, err
 	}
 	identity := d.Engine().Dialect().Name() + " " + d.Source()
@@ -247,14 +253,17 @@ func openKept(ctx context.Context, dir string, d *db.DB) (*scanCache, *catalog.C
 				f.close()
 				continue
 			}
-			cat := d.Adopt(kept)
+			cat := kept
+			if fresh == nil {
+				cat = d.Adopt(kept)
+			}
 			// The file's copy is let go; it is written again from cat
 			// if the file is.
 			f.Catalog = nil
 			return &scanCache{path: path, file: f, keptCat: true, cat: cat}, cat, nil
 		}
 	}
-	cat, err := d.Catalog(ctx)
+	cat, err := readCatalog(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
