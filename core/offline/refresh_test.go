@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/testdb"
+	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
 const petsSchema = `CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, species TEXT NOT NULL);
@@ -379,5 +380,66 @@ func TestFirstBuildDeadline(t *testing.T) {
 	err := testdb.Within(t, 10*time.Second, func() error { return p.Warm(context.Background()) })
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("first build: %v, want its deadline", err)
+	}
+}
+
+// On a server (no file stamp), the catalog is checked in the background:
+// an unchanged one starts no build, a new table is seen after the
+// rebuild.
+func TestRefreshServers(t *testing.T) {
+	lite := testdb.Build(t, "pets.db", petsSchema)
+	for _, e := range []struct {
+		name   string
+		copyOf func(testing.TB, string) string
+		exec   func(t *testing.T, url string, stmts ...string)
+	}{
+		{"PostgreSQL", servers.PostgresOf, func(t *testing.T, url string, stmts ...string) {
+			c := servers.PostgresClient(t, url)
+			for _, s := range stmts {
+				if _, err := c.Exec(context.Background(), s); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"MySQL", servers.MySQLOf, func(t *testing.T, url string, stmts ...string) {
+			c := servers.MySQLClient(t, url, "")
+			for _, s := range stmts {
+				if _, err := c.Exec(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			url := e.copyOf(t, lite)
+			var rebuilds atomic.Int32
+			_, p := plannerAt(t, url, func(ctx context.Context, rebuild bool) error {
+				if rebuild {
+					rebuilds.Add(1)
+				}
+				return nil
+			})
+			p.refresh.serverEvery = 0
+			old := p.cur.Load()
+			if n := answeredCount(t, ask(t, p, "How many pets are dogs?")); n != 3 {
+				t.Fatalf("dogs %d, want 3", n)
+			}
+			waitRebuild(t, p) // the check: the catalog is the same
+			if rebuilds.Load() != 0 || p.cur.Load() != old {
+				t.Fatalf("unchanged catalog: %d rebuilds", rebuilds.Load())
+			}
+			e.exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))",
+				"INSERT INTO owners (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
+			if b := ask(t, p, "How many owners are there?"); b.Status == answer.StatusAnswered && rebuilds.Load() == 0 {
+				t.Fatalf("owners answered before any rebuild: %s", b.SQL)
+			}
+			waitRebuild(t, p)
+			if rebuilds.Load() != 1 {
+				t.Fatalf("%d rebuilds after a new table, want 1", rebuilds.Load())
+			}
+			if n := answeredCount(t, ask(t, p, "How many owners are there?")); n != 2 {
+				t.Fatalf("owners %d, want 2", n)
+			}
+		})
 	}
 }
