@@ -443,3 +443,30 @@ func TestRefreshServers(t *testing.T) {
 		})
 	}
 }
+
+// A write that leaves the schema and row counts as they were changes the
+// file: the rebuild reads the catalog again but takes the value index's
+// scans from the state directory, as a new process would, and the file's
+// new stamp starts no further rebuild.
+func TestRefreshReusesKeptScans(t *testing.T) {
+	var rebuilds atomic.Int32
+	path, _, p := petsPlanner(t, func(ctx context.Context, rebuild bool) error {
+		if rebuild {
+			rebuilds.Add(1)
+		}
+		return nil
+	})
+	old := p.cur.Load()
+	write(t, path, `UPDATE pets SET name = 'Rexy' WHERE name = 'Rex'`)
+	ask(t, p, "How many pets are dogs?")
+	waitRebuild(t, p)
+	ix := p.cur.Load()
+	if ix == old || ix.keptScans == 0 || ix.keptCatalog || ix.files == old.files {
+		t.Fatalf("rebuilt %v, kept scans %d, kept catalog %v, new stamp %v", ix != old, ix.keptScans, ix.keptCatalog, ix.files != old.files)
+	}
+	done := rebuildDone(p)
+	ask(t, p, "How many pets are cats?")
+	if rebuildDone(p) != done || rebuilds.Load() != 1 || p.cur.Load() != ix {
+		t.Fatalf("%d rebuilds, want 1", rebuilds.Load())
+	}
+}
