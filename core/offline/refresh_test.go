@@ -167,6 +167,16 @@ func TestRefreshSeesNewValues(t *testing.T) {
 	}
 }
 
+// countRebuilds is a build hook counting rebuilds in n.
+func countRebuilds(n *atomic.Int32) func(context.Context, bool) error {
+	return func(_ context.Context, rebuild bool) error {
+		if rebuild {
+			n.Add(1)
+		}
+		return nil
+	}
+}
+
 // knowsValue: some indexed value of ix reads text.
 func knowsValue(ix *index, text string) bool {
 	for _, refs := range ix.values.byKey {
@@ -211,12 +221,7 @@ func TestRefreshNoRebuildWhenUnchanged(t *testing.T) {
 
 func TestRefreshChecksFileAtMostEverySecond(t *testing.T) {
 	var rebuilds atomic.Int32
-	path, _, p := petsPlanner(t, func(ctx context.Context, rebuild bool) error {
-		if rebuild {
-			rebuilds.Add(1)
-		}
-		return nil
-	})
+	path, _, p := petsPlanner(t, countRebuilds(&rebuilds))
 	p.refresh.fileEvery = time.Hour
 	ask(t, p, "How many pets are dogs?") // checked now: unchanged
 	write(t, path, `INSERT INTO pets (name, species) VALUES ('Polly', 'parrot')`)
@@ -413,12 +418,7 @@ func TestRefreshServers(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			url := e.copyOf(t, lite)
 			var rebuilds atomic.Int32
-			_, p := plannerAt(t, url, func(ctx context.Context, rebuild bool) error {
-				if rebuild {
-					rebuilds.Add(1)
-				}
-				return nil
-			})
+			_, p := plannerAt(t, url, countRebuilds(&rebuilds))
 			p.refresh.serverEvery = 0
 			old := p.cur.Load()
 			if n := answeredCount(t, ask(t, p, "How many pets are dogs?")); n != 3 {
@@ -450,12 +450,7 @@ func TestRefreshServers(t *testing.T) {
 // new stamp starts no further rebuild.
 func TestRefreshReusesKeptScans(t *testing.T) {
 	var rebuilds atomic.Int32
-	path, _, p := petsPlanner(t, func(ctx context.Context, rebuild bool) error {
-		if rebuild {
-			rebuilds.Add(1)
-		}
-		return nil
-	})
+	path, _, p := petsPlanner(t, countRebuilds(&rebuilds))
 	old := p.cur.Load()
 	write(t, path, `UPDATE pets SET name = 'Rexy' WHERE name = 'Rex'`)
 	ask(t, p, "How many pets are dogs?")
