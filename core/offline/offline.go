@@ -7,7 +7,8 @@
 // It links the words of a question to the catalog (table and column names
 // split on case and underscores, singular and plural, a small generic
 // synonym list, column comments) and to the data (a value index of the
-// short text values of low-cardinality columns, built once per database),
+// short text values of low-cardinality columns, built once per database
+// and rebuilt in the background when the database changes, refresh.go),
 // finds join paths along foreign keys, fills a small typed plan and renders
 // SQL from it. Every statement runs through query.Collect, so the guard
 // vets it like any other.
@@ -49,7 +50,8 @@ const (
 )
 
 // Planner answers questions about one database. Its indexes are built on
-// first use; it is safe for concurrent use.
+// first use, and rebuilt in the background when the database has changed
+// (refresh.go); it is safe for concurrent use.
 type Planner struct {
 	d *db.DB
 	// indexDir keeps the value index's scans between runs (persist.go);
