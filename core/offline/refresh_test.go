@@ -437,6 +437,10 @@ func TestRefreshServers(t *testing.T) {
 			if rebuilds.Load() != 1 {
 				t.Fatalf("%d rebuilds after a new table, want 1", rebuilds.Load())
 			}
+			// No check left running when the test closes the database.
+			p.refresh.mu.Lock()
+			p.refresh.serverEvery = time.Hour
+			p.refresh.mu.Unlock()
 			if n := answeredCount(t, ask(t, p, "How many owners are there?")); n != 2 {
 				t.Fatalf("owners %d, want 2", n)
 			}
