@@ -177,6 +177,7 @@ func (ix *index) analyze(question string) *analysis {
 	ix.linkPeople(a)
 	ix.linkRelated(a)
 	a.eventDates()
+	a.labelRows()
 	a.findUnknown()
 	return a
 }

@@ -1,0 +1,40 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// recordsScript: albums named by their title, each in one or two genres
+// through a link table, on one of four labels.
+func recordsScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE genres (genreid INTEGER PRIMARY KEY, genre TEXT NOT NULL UNIQUE);
+CREATE TABLE albums (albumnumber INTEGER PRIMARY KEY, title TEXT NOT NULL, labelcode TEXT NOT NULL, releaseyear INTEGER NOT NULL, format TEXT NOT NULL);
+CREATE TABLE album_genres (albumnumber INTEGER NOT NULL REFERENCES albums (albumnumber), genreid INTEGER NOT NULL REFERENCES genres (genreid), PRIMARY KEY (albumnumber, genreid));
+`)
+	for i, n := range []string{"jazz", "rock", "folk", "blues", "soul", "punk"} {
+		fmt.Fprintf(&b, "INSERT INTO genres VALUES (%d, '%s');\n", i+1, n)
+	}
+	labels := []string{"Verve", "Blue Note", "Island", "Motown"}
+	for i := 0; i < 80; i++ {
+		fmt.Fprintf(&b, "INSERT INTO albums VALUES (%d, 'Album %d', '%s', %d, '%s');\n", i+1, i, labels[(i*i)%4], 1960+i%50, []string{"LP", "CD", "CS"}[i%3])
+		fmt.Fprintf(&b, "INSERT INTO album_genres VALUES (%d, %d);\n", i+1, i%6+1)
+		if i%3 == 0 && (i*7)%6 != i%6 {
+			fmt.Fprintf(&b, "INSERT INTO album_genres VALUES (%d, %d);\n", i+1, (i*7)%6+1)
+		}
+	}
+	return b.String()
+}
+
+// The plural of a table's label column counted or ranked by count
+// ("the most titles", "titles in each genre") counts the table's rows,
+// through the link table when the grouping is on the other side of a
+// many-to-many.
+func TestLabelPluralCountsRows(t *testing.T) {
+	tp := smallPlanner(t, "records.db", recordsScript())
+	askBut(t, tp, []string{"DISTINCT"}, "Which label has the most titles?", "GROUP BY labelcode", "COUNT(*)", "FROM albums")
+	askWant(t, tp, "Which genre has the most titles?", "album_genres", "GROUP BY genres.genreid")
+	askWant(t, tp, "How many titles are there in each genre?", "album_genres", "GROUP BY genres.genreid")
+}
