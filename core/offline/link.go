@@ -178,6 +178,7 @@ func (ix *index) analyze(question string) *analysis {
 	ix.linkRelated(a)
 	a.eventDates()
 	a.labelRows()
+	ix.linkCodePlurals(a)
 	a.findUnknown()
 	return a
 }

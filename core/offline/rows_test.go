@@ -38,3 +38,11 @@ func TestLabelPluralCountsRows(t *testing.T) {
 	askWant(t, tp, "Which genre has the most titles?", "album_genres", "GROUP BY genres.genreid")
 	askWant(t, tp, "How many titles are there in each genre?", "album_genres", "GROUP BY genres.genreid")
 }
+
+// The plural of a short upper-case code ("CDs") is that value: the
+// stemmer keeps the "s" of a word with no vowel.
+func TestCodePlural(t *testing.T) {
+	tp := smallPlanner(t, "records.db", recordsScript())
+	askWant(t, tp, "How many CDs are there?", "COUNT(*)", "format = 'CD'")
+	askWant(t, tp, "List the LPs from 1965", "format = 'LP'", "releaseyear")
+}
