@@ -179,6 +179,8 @@ func (ix *index) analyze(question string) *analysis {
 	a.eventDates()
 	a.labelRows()
 	ix.linkCodePlurals(a)
+	ix.linkNamePrefix(a)
+	a.yearSuperlatives()
 	a.findUnknown()
 	return a
 }

@@ -1,6 +1,10 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tablewise/tablewise/core/text"
+)
 
 // labelRows reads the plural of a table's label column ("titles" for a
 // table whose rows are named by their title) as the rows of that table
@@ -64,4 +68,87 @@ func (ix *index) linkCodePlurals(a *analysis) {
 			a.addMention(m)
 		}
 	}
+}
+
+// linkNamePrefix links a word that nothing else linked to the one column
+// whose run-together name starts with it and ends with a common word
+// ("copyright" → copyrightdate, "accession" → accessiondate): the
+// vocabulary that splits names does not hold every word, but the question
+// and the name together show where the name divides.
+func (ix *index) linkNamePrefix(a *analysis) {
+	for i, t := range a.toks {
+		w := t.low
+		if a.at[i] >= 0 || a.cues[i] != cueNone || t.isNum || t.sym || t.quote > 0 || len(w) < 5 || !isLetters(w) ||
+			functionWords[w] || lexicon().fillers[w] || lexicon().fillerStems[t.stem] {
+			continue
+		}
+		var found []*colInfo
+		end := i + 1
+		for _, tab := range ix.s.tables {
+			for _, c := range tab.cols {
+				name := strings.ToLower(c.name)
+				if !strings.HasPrefix(name, w) || !isLetters(name) {
+					continue
+				}
+				if rest := name[len(w):]; len(rest) >= 4 && text.Known(rest) {
+					found = append(found, c)
+					// "remaster date": the next word is the rest of the name.
+					if i+1 < len(a.toks) && a.at[i+1] < 0 && stem(a.toks[i+1].low) == stem(rest) {
+						end = i + 2
+					}
+				}
+			}
+		}
+		if len(found) == 1 {
+			// The whole name, in two words, is named as exactly as a
+			// split name would be.
+			score := 0.9
+			if end == i+2 {
+				score = 1.2
+			}
+			a.addMention(&mention{start: i, end: end, cands: []*cand{{t: found[0].tab, c: found[0], score: score}}})
+		}
+	}
+}
+
+// yearSuperlatives reads "the oldest copyright year", "the latest release
+// year" as the smallest or largest of a column of integer years — a value
+// over all rows, not the row that holds it — when the superlative of time
+// or age stands right before the column and nothing before it names a
+// table or asks for a row ("which …").
+func (a *analysis) yearSuperlatives() {
+	for i := range a.toks {
+		if a.cues[i] != cueSuper || a.topN > 0 || i+1 >= len(a.toks) || a.at[i+1] < 0 {
+			continue
+		}
+		s := a.supAt[i]
+		if s.c != conceptAge && s.c != conceptTime {
+			continue
+		}
+		m := a.ments[a.at[i+1]]
+		if !isYearMention(m) {
+			continue
+		}
+		before := false
+		for k := 0; k < i; k++ {
+			if a.cues[k] == cueList || a.at[k] >= 0 && a.ments[a.at[k]].cands[0].c == nil {
+				before = true
+			}
+		}
+		if before {
+			continue
+		}
+		// Old and early are the small years; new and late the large ones.
+		fn := aggMin
+		if s.desc {
+			fn = aggMax
+		}
+		a.supAt[i] = superlative{c: conceptAny, desc: fn == aggMax}
+		a.aggAt[i] = fn
+	}
+}
+
+// isYearMention: the mention's first reading is a column of integer years.
+func isYearMention(m *mention) bool {
+	return !m.value && len(m.cands) > 0 && m.cands[0].c != nil && m.cands[0].c.intYear
 }

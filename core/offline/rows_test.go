@@ -11,7 +11,7 @@ import (
 func recordsScript() string {
 	var b strings.Builder
 	b.WriteString(`CREATE TABLE genres (genreid INTEGER PRIMARY KEY, genre TEXT NOT NULL UNIQUE);
-CREATE TABLE albums (albumnumber INTEGER PRIMARY KEY, title TEXT NOT NULL, labelcode TEXT NOT NULL, releaseyear INTEGER NOT NULL, format TEXT NOT NULL);
+CREATE TABLE albums (albumnumber INTEGER PRIMARY KEY, title TEXT NOT NULL, labelcode TEXT NOT NULL, releaseyear INTEGER NOT NULL, remasterdate INTEGER NOT NULL, format TEXT NOT NULL);
 CREATE TABLE album_genres (albumnumber INTEGER NOT NULL REFERENCES albums (albumnumber), genreid INTEGER NOT NULL REFERENCES genres (genreid), PRIMARY KEY (albumnumber, genreid));
 `)
 	for i, n := range []string{"jazz", "rock", "folk", "blues", "soul", "punk"} {
@@ -19,7 +19,7 @@ CREATE TABLE album_genres (albumnumber INTEGER NOT NULL REFERENCES albums (album
 	}
 	labels := []string{"Verve", "Blue Note", "Island", "Motown"}
 	for i := 0; i < 80; i++ {
-		fmt.Fprintf(&b, "INSERT INTO albums VALUES (%d, 'Album %d', '%s', %d, '%s');\n", i+1, i, labels[(i*i)%4], 1960+i%50, []string{"LP", "CD", "CS"}[i%3])
+		fmt.Fprintf(&b, "INSERT INTO albums VALUES (%d, 'Album %d', '%s', %d, %d, '%s');\n", i+1, i, labels[(i*i)%4], 1960+i%50, 1990+i%30, []string{"LP", "CD", "CS"}[i%3])
 		fmt.Fprintf(&b, "INSERT INTO album_genres VALUES (%d, %d);\n", i+1, i%6+1)
 		if i%3 == 0 && (i*7)%6 != i%6 {
 			fmt.Fprintf(&b, "INSERT INTO album_genres VALUES (%d, %d);\n", i+1, (i*7)%6+1)
@@ -45,4 +45,21 @@ func TestCodePlural(t *testing.T) {
 	tp := smallPlanner(t, "records.db", recordsScript())
 	askWant(t, tp, "How many CDs are there?", "COUNT(*)", "format = 'CD'")
 	askWant(t, tp, "List the LPs from 1965", "format = 'LP'", "releaseyear")
+}
+
+// A word the vocabulary does not hold that starts a run-together column
+// name ending in a common word ("remaster" → remasterdate) names that
+// column.
+func TestWordStartsColumnName(t *testing.T) {
+	tp := smallPlanner(t, "records.db", recordsScript())
+	askWant(t, tp, "How many albums per remaster date?", "remasterdate")
+}
+
+// "The oldest/latest <column of years>" asks for the year itself, the
+// smallest or largest of the column, not the row that holds it.
+func TestYearSuperlativeIsAValue(t *testing.T) {
+	tp := smallPlanner(t, "records.db", recordsScript())
+	askBut(t, tp, []string{"title"}, "What is the latest release year?", "MAX(releaseyear)")
+	askBut(t, tp, []string{"title"}, "What is the oldest remaster date?", "MIN(remasterdate)")
+	askBut(t, tp, []string{"title"}, "What is the highest release year?", "MAX(releaseyear)")
 }
