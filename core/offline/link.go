@@ -1725,10 +1725,12 @@ func (a *analysis) eventDates() {
 // words nothing else linked get this reading, and for less than a name.
 func (ix *index) linkRelated(a *analysis) {
 	for i, t := range a.toks {
-		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 4 ||
+		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 3 ||
 			lexicon().fillers[t.low] || lexicon().fillerStems[t.stem] || functionWords[t.low] {
 			continue
 		}
+		// A three-letter word ("owe") only through a synonym.
+		short := len(t.stem) < 4
 		var best []*cand
 		bestScore := 0.0
 		for _, w := range ix.wordList {
@@ -1736,10 +1738,12 @@ func (ix *index) linkRelated(a *analysis) {
 				continue
 			}
 			weight := 0.0
-			switch text.Related(t.stem, w) {
-			case text.Synonym, text.DerivedForm:
+			switch r := text.Related(t.stem, w); {
+			case short && r != text.Synonym:
+				continue
+			case r == text.Synonym, r == text.DerivedForm:
 				weight = 0.75
-			case text.Broader:
+			case r == text.Broader:
 				weight = 0.65
 			default:
 				continue

@@ -63,3 +63,26 @@ func TestYearSuperlativeIsAValue(t *testing.T) {
 	askBut(t, tp, []string{"title"}, "What is the oldest remaster date?", "MIN(remasterdate)")
 	askBut(t, tp, []string{"title"}, "What is the highest release year?", "MAX(releaseyear)")
 }
+
+// invoicesScript: customers and their invoices, with what is left to pay.
+func invoicesScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE invoices (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers (id), billed REAL NOT NULL, balance_outstanding REAL NOT NULL);
+`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO customers VALUES (%d, 'Customer %d');\n", i+1, i)
+	}
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "INSERT INTO invoices VALUES (%d, %d, %d.5, %d);\n", i+1, i%30+1, 100+i, (i*7)%40)
+	}
+	return b.String()
+}
+
+// A three-letter word links through a synonym ("owe" → outstanding), and
+// "how much … in total" is one sum, not two aggregates.
+func TestShortSynonymAndHowMuchInTotal(t *testing.T) {
+	tp := smallPlanner(t, "invoices.db", invoicesScript())
+	askWant(t, tp, "How much is owed?", "SUM(balance_outstanding)")
+	askWant(t, tp, "How much do customers still owe in total?", "SUM(balance_outstanding)")
+}

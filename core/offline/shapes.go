@@ -309,6 +309,12 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	b.explained[aggPos] = true
 	if aggPos > 0 && a.cues[aggPos-1] == cueCount && a.low(aggPos) == "much" {
 		b.explained[aggPos-1] = true // "how much"
+		// "how much … in total": the same sum said twice.
+		for k := aggPos + 1; k < len(a.cues); k++ {
+			if a.cues[k] == cueAgg && a.aggAt[k] == fn && a.low(k) == "total" && a.low(k-1) == "in" {
+				b.explained[k] = true
+			}
+		}
 	}
 	// The measured column: the mention after the cue; else the nearest
 	// other number named ("how many units … in total"); else the cue itself
