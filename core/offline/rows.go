@@ -72,7 +72,7 @@ func (ix *index) linkCodePlurals(a *analysis) {
 
 // linkNamePrefix links a word that nothing else linked to the one column
 // whose run-together name starts with it and ends with a common word
-// ("copyright" → copyrightdate, "accession" → accessiondate): the
+// ("remaster" → remasterdate, "mixdown" → mixdowntime): the
 // vocabulary that splits names does not hold every word, but the question
 // and the name together show where the name divides.
 func (ix *index) linkNamePrefix(a *analysis) {
