@@ -862,18 +862,7 @@ func (ix *index) linkCodes(a *analysis) {
 		if len(refs) == 0 {
 			continue
 		}
-		m := &mention{start: i, end: i + 2, value: true, strong: true}
-		byCol := map[*colInfo]*cand{}
-		for _, r := range refs {
-			c := byCol[r.col]
-			if c == nil {
-				c = &cand{t: r.col.tab, c: r.col, score: 1}
-				byCol[r.col] = c
-				m.cands = append(m.cands, c)
-			}
-			c.vals = append(c.vals, r)
-		}
-		a.addMention(m)
+		a.addMention(&mention{start: i, end: i + 2, value: true, strong: true, cands: valueCands(refs, 1)})
 		a.cues[i], a.cues[i+1] = cueNone, cueNone
 		i++
 	}

@@ -50,22 +50,14 @@ func (ix *index) linkCodePlurals(a *analysis) {
 			continue
 		}
 		code := w[:len(w)-1]
-		m := &mention{start: i, end: i + 1, value: true, strong: true}
-		byCol := map[*colInfo]*cand{}
+		var refs []*valueRef
 		for _, r := range ix.values.byKey[stem(code)] {
-			if r.col.distinct <= 0 || r.col.distinct > 60 || strings.ToLower(r.text) != code || strings.ToUpper(r.text) != r.text {
-				continue
+			if r.col.distinct > 0 && r.col.distinct <= 60 && strings.ToLower(r.text) == code && strings.ToUpper(r.text) == r.text {
+				refs = append(refs, r)
 			}
-			c := byCol[r.col]
-			if c == nil {
-				c = &cand{t: r.col.tab, c: r.col, score: 1}
-				byCol[r.col] = c
-				m.cands = append(m.cands, c)
-			}
-			c.vals = append(c.vals, r)
 		}
-		if len(m.cands) > 0 {
-			a.addMention(m)
+		if len(refs) > 0 {
+			a.addMention(&mention{start: i, end: i + 1, value: true, strong: true, cands: valueCands(refs, 1)})
 		}
 	}
 }
@@ -151,4 +143,23 @@ func (a *analysis) yearSuperlatives() {
 // isYearMention: the mention's first reading is a column of integer years.
 func isYearMention(m *mention) bool {
 	return !m.value && len(m.cands) > 0 && m.cands[0].c != nil && m.cands[0].c.intYear
+}
+
+// valueCands groups value references by column: one reading per column,
+// of the given score, holding its values once each.
+func valueCands(refs []*valueRef, score float64) []*cand {
+	var out []*cand
+	byCol := map[*colInfo]*cand{}
+	for _, r := range refs {
+		c := byCol[r.col]
+		if c == nil {
+			c = &cand{t: r.col.tab, c: r.col, score: score}
+			byCol[r.col] = c
+			out = append(out, c)
+		}
+		if !containsRef(c.vals, r) {
+			c.vals = append(c.vals, r)
+		}
+	}
+	return out
 }
