@@ -177,6 +177,10 @@ func (ix *index) analyze(question string) *analysis {
 	ix.linkPeople(a)
 	ix.linkRelated(a)
 	a.eventDates()
+	a.labelRows()
+	ix.linkCodePlurals(a)
+	ix.linkNamePrefix(a)
+	a.yearSuperlatives()
 	a.findUnknown()
 	return a
 }
@@ -858,18 +862,7 @@ func (ix *index) linkCodes(a *analysis) {
 		if len(refs) == 0 {
 			continue
 		}
-		m := &mention{start: i, end: i + 2, value: true, strong: true}
-		byCol := map[*colInfo]*cand{}
-		for _, r := range refs {
-			c := byCol[r.col]
-			if c == nil {
-				c = &cand{t: r.col.tab, c: r.col, score: 1}
-				byCol[r.col] = c
-				m.cands = append(m.cands, c)
-			}
-			c.vals = append(c.vals, r)
-		}
-		a.addMention(m)
+		a.addMention(&mention{start: i, end: i + 2, value: true, strong: true, cands: valueCands(refs, 1)})
 		a.cues[i], a.cues[i+1] = cueNone, cueNone
 		i++
 	}
@@ -1768,10 +1761,12 @@ func (a *analysis) eventDates() {
 // words nothing else linked get this reading, and for less than a name.
 func (ix *index) linkRelated(a *analysis) {
 	for i, t := range a.toks {
-		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 4 ||
+		if a.at[i] >= 0 || a.cues[i] != cueNone || t.sym || t.isNum || t.quote > 0 || len(t.stem) < 3 ||
 			lexicon().fillers[t.low] || lexicon().fillerStems[t.stem] || functionWords[t.low] {
 			continue
 		}
+		// A three-letter word ("owe") only through a synonym.
+		short := len(t.stem) < 4
 		var best []*cand
 		bestScore := 0.0
 		for _, w := range ix.wordList {
@@ -1779,10 +1774,12 @@ func (ix *index) linkRelated(a *analysis) {
 				continue
 			}
 			weight := 0.0
-			switch text.Related(t.stem, w) {
-			case text.Synonym, text.DerivedForm:
+			switch r := text.Related(t.stem, w); {
+			case short && r != text.Synonym:
+				continue
+			case r == text.Synonym, r == text.DerivedForm:
 				weight = 0.75
-			case text.Broader:
+			case r == text.Broader:
 				weight = 0.65
 			default:
 				continue

@@ -194,21 +194,8 @@ func (ix *index) linkPartialValues(a *analysis) {
 				changed = true
 			}
 		}
-		byCol := map[*colInfo]*cand{}
-		var cands []*cand
-		for _, r := range refs {
-			c := byCol[r.col]
-			if c == nil {
-				c = &cand{t: r.col.tab, c: r.col, score: 0.85}
-				byCol[r.col] = c
-				cands = append(cands, c)
-			}
-			if !containsRef(c.vals, r) {
-				c.vals = append(c.vals, r)
-			}
-		}
 		var keep []*cand
-		for _, c := range cands {
+		for _, c := range valueCands(refs, 0.85) {
 			if len(c.vals) <= maxPartialValues {
 				keep = append(keep, c)
 			}

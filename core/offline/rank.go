@@ -18,7 +18,7 @@ func (b *builder) superIsAgg(i int) bool {
 		return false
 	}
 	m := b.mentionAfter(i, 2, false)
-	if m == nil || !isNumericMention(m) {
+	if m == nil || !isNumericMention(m) && !(a.supAt[i].c == conceptAny && isYearMention(m)) {
 		return false
 	}
 	// "the highest rated product": the number describes a thing named

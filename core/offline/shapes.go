@@ -309,12 +309,19 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	b.explained[aggPos] = true
 	if aggPos > 0 && a.cues[aggPos-1] == cueCount && a.low(aggPos) == "much" {
 		b.explained[aggPos-1] = true // "how much"
+		// "how much … in total": the same sum said twice.
+		for k := aggPos + 1; k < len(a.cues); k++ {
+			if a.cues[k] == cueAgg && a.aggAt[k] == fn && a.low(k) == "total" && a.low(k-1) == "in" {
+				b.explained[k] = true
+			}
+		}
 	}
 	// The measured column: the mention after the cue; else the nearest
 	// other number named ("how many units … in total"); else the cue itself
 	// when it names a column ("the total of all invoices").
 	var target *mention
-	if m := b.mentionAfter(aggPos, 3, false); m != nil && isNumericMention(m) {
+	if m := b.mentionAfter(aggPos, 3, false); m != nil && (isNumericMention(m) || (fn == aggMin || fn == aggMax) && isYearMention(m)) {
+		// The earliest or latest of a column of years is a value too.
 		target = m
 	}
 	if target == nil {
@@ -401,7 +408,9 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	if target == nil {
 		return "I could not tell which number to compute the " + fn.word() + " of."
 	}
-	c := b.chooseBase(target, func(c *cand) bool { return c.c != nil && c.c.kind == kindNumber })
+	c := b.chooseBase(target, func(c *cand) bool {
+		return c.c != nil && (c.c.kind == kindNumber || c.c.intYear && (fn == aggMin || fn == aggMax))
+	})
 	if c == nil {
 		return "I could not tell which number to compute the " + fn.word() + " of."
 	}
