@@ -47,7 +47,16 @@ func (p *plan) sentence(r *query.Result) string {
 		if p.unit != "" {
 			unit = ", in " + p.unit + ","
 		}
-		return "The " + p.agg.word() + " " + p.subject + of(p.base, p.subject) + where + unit + " is " + fmtValue(v) + "."
+		word, val := p.agg.word(), fmtValue(v)
+		if c := p.aggCol; c != nil && c.intYear && (p.agg == aggMin || p.agg == aggMax) {
+			// A year is said as one: the latest is 2009, not the
+			// highest 2,009.
+			word, val = "earliest", fmt.Sprint(v)
+			if p.agg == aggMax {
+				word = "latest"
+			}
+		}
+		return "The " + word + " " + p.subject + of(p.base, p.subject) + where + unit + " is " + val + "."
 	case len(p.groups) > 0:
 		return p.groupSentence(r, where)
 	default:

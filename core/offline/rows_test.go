@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -62,6 +63,14 @@ func TestYearSuperlativeIsAValue(t *testing.T) {
 	askBut(t, tp, []string{"title"}, "What is the latest release year?", "MAX(releaseyear)")
 	askBut(t, tp, []string{"title"}, "What is the oldest remaster date?", "MIN(remasterdate)")
 	askBut(t, tp, []string{"title"}, "What is the highest release year?", "MAX(releaseyear)")
+	// The answer says the year as a year: 2009, not 2,009.
+	b, err := tp.p.Answer(context.Background(), "What is the latest release year?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Answer, "latest release year") || !strings.Contains(b.Answer, " 2009") || strings.Contains(b.Answer, "2,009") {
+		t.Errorf("the latest year (2009) said as %q", b.Answer)
+	}
 }
 
 // invoicesScript: customers and their invoices, with what is left to pay.
