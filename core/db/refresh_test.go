@@ -221,3 +221,45 @@ func TestCatalogFollowsSchemaServers(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCatalogCached is what Catalog costs a caller when the catalog
+// is cached and no schema check is due (one atomic load).
+func BenchmarkCatalogCached(b *testing.B) {
+	path := testdb.Build(b, "pets.db", petsSchema)
+	d, err := db.Open(context.Background(), path, db.Options{SchemaCheck: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	if _, err := d.Catalog(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := d.Catalog(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSchemaCheckFile is a due schema check of a SQLite file whose
+// FileStamp has not moved.
+func BenchmarkSchemaCheckFile(b *testing.B) {
+	path := testdb.Build(b, "pets.db", petsSchema)
+	d, err := db.Open(context.Background(), path, db.Options{SchemaCheck: time.Nanosecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	if _, err := d.Catalog(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := d.Catalog(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
