@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 	"time"
 
@@ -53,11 +52,7 @@ func TestListTablesSeesNewTable(t *testing.T) {
 		return out
 	}
 	require.Equal(t, []string{"pets"}, names())
-	w, err := sql.Open("sqlite", path)
-	require.NoError(t, err)
-	defer w.Close()
-	_, err = w.Exec(`CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT)`)
-	require.NoError(t, err)
+	testdb.BuildAt(t, path, `CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT)`)
 	time.Sleep(5 * time.Millisecond)
 	assert.ElementsMatch(t, []string{"owners", "pets"}, names())
 }

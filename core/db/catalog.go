@@ -36,7 +36,7 @@ var _ guard.Names = (*catalog.Catalog)(nil)
 // that fails is logged, and the cached catalog is kept.
 func (d *DB) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	if c := d.catalog.Load(); c != nil {
-		return d.current(ctx, c, false), nil
+		return d.current(ctx, c, false, true), nil
 	}
 	c, err := d.read(ctx)
 	if err != nil {
@@ -51,10 +51,10 @@ func (d *DB) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 // as Catalog does.
 func (d *DB) Names(ctx context.Context) (guard.Names, error) {
 	if c := d.catalog.Load(); c != nil {
-		return d.current(ctx, c, false), nil
+		return d.current(ctx, c, false, false), nil
 	}
 	if c := d.names.Load(); c != nil {
-		return d.current(ctx, c, true), nil
+		return d.current(ctx, c, true, false), nil
 	}
 	c, err := d.reread(ctx, true)
 	if err != nil {
@@ -92,17 +92,27 @@ func (d *DB) slot(names bool) *atomic.Pointer[cached] {
 // read reads the catalog into its slot, with the schema version it was
 // read at, one caller at a time; a caller waiting gives up when ctx ends.
 func (d *DB) read(ctx context.Context) (*cached, error) {
-	select {
-	case d.catMu <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := d.lock(ctx); err != nil {
+		return nil, err
 	}
-	defer func() { <-d.catMu }()
+	defer d.unlock()
 	if c := d.catalog.Load(); c != nil {
 		return c, nil
 	}
 	return d.reread(ctx, false)
 }
+
+// lock takes d.catMu, or gives up when ctx ends.
+func (d *DB) lock(ctx context.Context) error {
+	select {
+	case d.catMu <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *DB) unlock() { <-d.catMu }
 
 // reread reads the catalog (or the names) from the engine and caches it;
 // d.catMu is held to read the catalog (the names, quick, and what hints
@@ -136,8 +146,10 @@ func (d *DB) reread(ctx context.Context, names bool) (*cached, error) {
 // current returns the catalog (or names) to answer with, c or, when a
 // check is due and finds the schema changed, a fresh one. A caller finds
 // a check not due with one atomic load; of the callers that find it due,
-// one checks and the others answer with c.
-func (d *DB) current(ctx context.Context, c *cached, names bool) *catalog.Catalog {
+// one checks and the others answer with c. The one checking waits for a
+// catalog read in progress when wait is set (until ctx ends); else (a
+// hint, within a short deadline) it leaves the check to the next caller.
+func (d *DB) current(ctx context.Context, c *cached, names, wait bool) *catalog.Catalog {
 	if _, ok := d.eng.(engine.SchemaVersioner); !ok {
 		return c.cat
 	}
@@ -146,7 +158,7 @@ func (d *DB) current(ctx context.Context, c *cached, names bool) *catalog.Catalo
 	if now < at || !d.checkAt.CompareAndSwap(at, now+int64(d.checkEvery)) {
 		return c.cat
 	}
-	if names {
+	if !wait {
 		// Hints do not wait for a catalog read: the next caller checks.
 		select {
 		case d.catMu <- struct{}{}:
@@ -154,14 +166,10 @@ func (d *DB) current(ctx context.Context, c *cached, names bool) *catalog.Catalo
 			d.checkAt.CompareAndSwap(now+int64(d.checkEvery), at)
 			return c.cat
 		}
-	} else {
-		select {
-		case d.catMu <- struct{}{}:
-		case <-ctx.Done():
-			return c.cat
-		}
+	} else if d.lock(ctx) != nil {
+		return c.cat
 	}
-	defer func() { <-d.catMu }()
+	defer d.unlock()
 	c = d.slot(names).Load() // read since, perhaps
 	fresh, err := d.recheck(ctx, c, names)
 	if err != nil {
