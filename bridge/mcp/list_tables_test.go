@@ -3,10 +3,13 @@ package mcp
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -32,4 +35,24 @@ func TestListTablesRejectsUnknownArguments(t *testing.T) {
 	c := sampleClient(t)
 	msg := errResult(t, mcptest.Call(t, c, "list_tables", map[string]any{"tabel": "x"}))
 	assert.Contains(t, msg, "tabel")
+}
+
+// A server that has been running sees a table created since it started.
+func TestListTablesSeesNewTable(t *testing.T) {
+	path := testdb.Build(t, "pets.db", `CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT);`)
+	d, err := db.Open(context.Background(), path, db.Options{SchemaCheck: time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { d.Close() })
+	c := connect(t, newServer(t, d))
+	names := func() []string {
+		var out []string
+		for _, s := range okResult[tools.TableList](t, mcptest.Call(t, c, "list_tables", nil)).Tables {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	require.Equal(t, []string{"pets"}, names())
+	testdb.BuildAt(t, path, `CREATE TABLE owners (id INTEGER PRIMARY KEY, name TEXT)`)
+	time.Sleep(5 * time.Millisecond)
+	assert.ElementsMatch(t, []string{"owners", "pets"}, names())
 }

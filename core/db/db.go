@@ -57,7 +57,16 @@ type Options struct {
 	// Progress, when set, counts the load of data files (CSV, JSON,
 	// Parquet) into memory.
 	Progress *engine.LoadProgress
+	// SchemaCheck is how often, at most, Catalog and Names ask whether
+	// the schema changed since they read it; default a second for a
+	// SQLite file (whose FileStamp is looked at first), SchemaCheckEvery
+	// for a server.
+	SchemaCheck time.Duration
 }
+
+// SchemaCheckEvery is how often, by default, a server is asked whether
+// its schema changed (Options.SchemaCheck).
+const SchemaCheckEvery = 30 * time.Second
 
 // DB is a read-only database: an engine, its label and its cached catalog.
 type DB struct {
@@ -65,8 +74,14 @@ type DB struct {
 	label string
 
 	catMu   chan struct{} // held while the catalog is read
-	catalog atomic.Pointer[catalog.Catalog]
-	names   atomic.Pointer[catalog.Catalog]
+	catalog atomic.Pointer[cached]
+	names   atomic.Pointer[cached]
+	// checkAt: no schema check before then (Unix nanoseconds); one
+	// every checkEvery at most.
+	checkAt    atomic.Int64
+	checkEvery time.Duration
+	// rereads counts the catalog and names read from the engine.
+	rereads atomic.Int64
 }
 
 var _ query.Runner = (*DB)(nil)
@@ -86,7 +101,14 @@ func Open(ctx context.Context, dsn string, opt Options) (*DB, error) {
 	if opt.Label == "" {
 		opt.Label = eng.Source().Label
 	}
-	return &DB{eng: eng, label: opt.Label, catMu: make(chan struct{}, 1)}, nil
+	d := &DB{eng: eng, label: opt.Label, catMu: make(chan struct{}, 1), checkEvery: opt.SchemaCheck}
+	if d.checkEvery <= 0 {
+		d.checkEvery = SchemaCheckEvery
+		if _, file := d.FileStamp(); file {
+			d.checkEvery = time.Second
+		}
+	}
+	return d, nil
 }
 
 // scheme returns dsn's URL scheme in lower case: "file" for a file: URI,

@@ -175,6 +175,17 @@ type Actual struct {
 	Note    string `json:"note,omitempty"`
 }
 
+// SchemaVersioner is an engine that can tell cheaply whether its catalog
+// changed: SchemaVersion returns a value that differs whenever a table,
+// view or column in the catalog's scope is created, dropped or altered
+// (and may differ on other changes). It is one fixed statement of the
+// engine's, run as its catalog queries run (vetted, read-only, within
+// ctx's deadline). core/db asks it before reading the catalog again;
+// without it a catalog read once is kept.
+type SchemaVersioner interface {
+	SchemaVersion(ctx context.Context) (string, error)
+}
+
 // Analyzer is an engine that can run a statement to measure its plan
 // (EXPLAIN ANALYZE and its kin). The statement is vetted exactly as Run
 // vets it and runs as Run runs it: inside the read-only transaction,

@@ -316,3 +316,36 @@ func (e *Engine) Names(ctx context.Context) (*catalog.Catalog, error) {
 	}
 	return catalog.New(list), nil
 }
+
+var _ engine.SchemaVersioner = (*Engine)(nil)
+
+// SchemaVersion returns the number and a checksum of the database's
+// tables and views (name, type, creation time) and of their columns
+// (name, position, type), and of its indexes, read in the read-only
+// transaction the catalog is read in, within ctx's deadline: it changes
+// whenever the catalog's tables, views, columns or indexes do, and not
+// when rows are written.
+func (e *Engine) SchemaVersion(ctx context.Context) (string, error) {
+	var version string
+	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+		rows, err := scanAll(q(`SELECT CONCAT_WS(':',
+			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, TABLE_TYPE, CREATE_TIME))), 0))
+				FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()),
+			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE))), 0))
+				FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()),
+			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME))), 0))
+				FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()))`))
+		if err != nil {
+			return err
+		}
+		if len(rows) != 1 || len(rows[0]) != 1 {
+			return fmt.Errorf("read the schema version: %d rows", len(rows))
+		}
+		version = str0(rows[0][0])
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return version, nil
+}

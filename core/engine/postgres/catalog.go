@@ -276,3 +276,28 @@ func textArray(s string) []string {
 	json.Unmarshal([]byte(s), &out)
 	return out
 }
+
+var _ engine.SchemaVersioner = (*Engine)(nil)
+
+// SchemaVersion returns the number and a digest of the search path's
+// relations (tables, views, indexes…), their live columns and types, and
+// their constraints, read with one statement within ctx's deadline: it
+// changes whenever the catalog's tables, views, columns, keys or indexes
+// do, and not when rows are written or the tables vacuumed or analyzed.
+func (e *Engine) SchemaVersion(ctx context.Context) (string, error) {
+	rows, err := e.rows(ctx, `SELECT count(*)::text || ':' || coalesce(md5(string_agg(
+		c.oid::text || '.' || c.relname::text || '.' || c.relkind::text || '.' || a.attnum::text || '.' || a.attname::text || '.' || a.atttypid::text,
+		',' ORDER BY c.oid, a.attnum)), '') || ':' || (SELECT count(*)::text || ':' || coalesce(md5(string_agg(k.oid::text, ',' ORDER BY k.oid)), '')
+	FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_namespace kn ON kn.oid = k.connamespace
+	WHERE kn.nspname = ANY (pg_catalog.current_schemas(false)))
+FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE n.nspname = ANY (pg_catalog.current_schemas(false))`)
+	if err != nil {
+		return "", err
+	}
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		return "", fmt.Errorf("read the schema version: %d rows", len(rows))
+	}
+	return str(rows[0][0]), nil
+}
