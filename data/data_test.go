@@ -14,6 +14,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/tablewise/tablewise/core/testdb/servers"
 	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/data/internal/sampledb"
 )
@@ -208,32 +209,11 @@ func queryInt(t *testing.T, db *sql.DB, q string, args ...any) int {
 	return n
 }
 
-func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) []string {
-	t.Helper()
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func TestSampleContents(t *testing.T) {
 	db := openSample(t)
-	tables := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	tables := servers.Column[string](t, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
 
 	t.Run("tables and rows", func(t *testing.T) {
 		if len(tables) < 10 {
@@ -273,13 +253,13 @@ func TestSampleContents(t *testing.T) {
 	})
 
 	t.Run("foreign keys", func(t *testing.T) {
-		if bad := queryStrings(t, db, `SELECT "table" || ' row ' || rowid FROM pragma_foreign_key_check`); len(bad) > 0 {
+		if bad := servers.Column[string](t, db, `SELECT "table" || ' row ' || rowid FROM pragma_foreign_key_check`); len(bad) > 0 {
 			t.Errorf("foreign_key_check: %d violations, e.g. %v", len(bad), bad[0])
 		}
 		// Longest chain of foreign keys between distinct tables.
 		edges := map[string][]string{}
 		for _, tb := range tables {
-			for _, parent := range queryStrings(t, db, `SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)`, tb) {
+			for _, parent := range servers.Column[string](t, db, `SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)`, tb) {
 				if parent != tb {
 					edges[tb] = append(edges[tb], parent)
 				}
@@ -345,7 +325,7 @@ func TestSampleContents(t *testing.T) {
 			"Han": unicode.Han, "Cyrillic": unicode.Cyrillic, "Arabic": unicode.Arabic, "Hangul": unicode.Hangul,
 		}
 		found := map[string]string{}
-		for _, name := range queryStrings(t, db, `SELECT name FROM customers`) {
+		for _, name := range servers.Column[string](t, db, `SELECT name FROM customers`) {
 			for script, rt := range scripts {
 				if _, ok := found[script]; !ok && strings.IndexFunc(name, func(r rune) bool { return unicode.Is(rt, r) }) >= 0 {
 					found[script] = name
@@ -388,7 +368,7 @@ func TestSampleContents(t *testing.T) {
 		}
 		total := 0
 		for _, tb := range tables {
-			for _, col := range queryStrings(t, db, `SELECT name FROM pragma_table_info(?)`, tb) {
+			for _, col := range servers.Column[string](t, db, `SELECT name FROM pragma_table_info(?)`, tb) {
 				total += queryInt(t, db, "SELECT count(*) FROM "+quote(tb)+" WHERE instr(CAST("+quote(col)+" AS TEXT), ?) > 0", data.InjectionMarker)
 			}
 		}
@@ -457,7 +437,7 @@ func TestSampleContents(t *testing.T) {
 	})
 
 	t.Run("customers by country", func(t *testing.T) {
-		counts := queryStrings(t, db, `SELECT co.name || ':' || count(*) FROM customers c
+		counts := servers.Column[string](t, db, `SELECT co.name || ':' || count(*) FROM customers c
 			JOIN countries co USING (country_id) GROUP BY co.name ORDER BY count(*) DESC LIMIT 2`)
 		a := queryInt(t, db, `SELECT count(*) FROM customers GROUP BY country_id ORDER BY 1 DESC LIMIT 1`)
 		b := queryInt(t, db, `SELECT count(*) FROM customers GROUP BY country_id ORDER BY 1 DESC LIMIT 1 OFFSET 1`)

@@ -157,24 +157,9 @@ func TestCatalogConcurrentReread(t *testing.T) {
 
 func TestCatalogFollowsSchemaServers(t *testing.T) {
 	lite := testdb.Build(t, "pets.db", petsSchema)
-	for _, e := range []struct {
-		name   string
-		copyOf func(testing.TB, string) string
-		exec   func(t *testing.T, url string, stmt string)
-	}{
-		{"PostgreSQL", servers.PostgresOf, func(t *testing.T, url string, stmt string) {
-			if _, err := servers.PostgresClient(t, url).Exec(context.Background(), stmt); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"MySQL", servers.MySQLOf, func(t *testing.T, url string, stmt string) {
-			if _, err := servers.MySQLClient(t, url, "").Exec(stmt); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
-		t.Run(e.name, func(t *testing.T) {
-			url := e.copyOf(t, lite)
+	for _, e := range servers.Kinds() {
+		t.Run(e.Name, func(t *testing.T) {
+			url := e.Of(t, lite)
 			const every = 200 * time.Millisecond
 			d := openAt(t, url, every)
 			first := mustCatalog(t, d)
@@ -182,17 +167,17 @@ func TestCatalogFollowsSchemaServers(t *testing.T) {
 				t.Fatal("no schema version read with the catalog")
 			}
 			reads := d.Rereads()
-			e.exec(t, url, "INSERT INTO pets (id, name, species) VALUES (10, 'Polly', 'parrot')")
+			e.Exec(t, url, "INSERT INTO pets (id, name, species) VALUES (10, 'Polly', 'parrot')")
 			time.Sleep(every + 50*time.Millisecond)
 			if cat := mustCatalog(t, d); cat != first || d.Rereads() != reads {
 				t.Fatalf("rows written, schema unchanged: catalog read again (%d reads, was %d)", d.Rereads(), reads)
 			}
-			e.exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))")
+			e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))")
 			time.Sleep(every + 50*time.Millisecond)
 			if cat := mustCatalog(t, d); cat.Table("owners") == nil {
 				t.Fatal("owners not listed after the check interval")
 			}
-			e.exec(t, url, "ALTER TABLE pets ADD COLUMN born VARCHAR(10)")
+			e.Exec(t, url, "ALTER TABLE pets ADD COLUMN born VARCHAR(10)")
 			time.Sleep(every + 50*time.Millisecond)
 			if cat := mustCatalog(t, d); !hasColumn(cat, "pets", "born") {
 				t.Fatal("pets.born not listed after the check interval")

@@ -393,30 +393,9 @@ func TestFirstBuildDeadline(t *testing.T) {
 // rebuild.
 func TestRefreshServers(t *testing.T) {
 	lite := testdb.Build(t, "pets.db", petsSchema)
-	for _, e := range []struct {
-		name   string
-		copyOf func(testing.TB, string) string
-		exec   func(t *testing.T, url string, stmts ...string)
-	}{
-		{"PostgreSQL", servers.PostgresOf, func(t *testing.T, url string, stmts ...string) {
-			c := servers.PostgresClient(t, url)
-			for _, s := range stmts {
-				if _, err := c.Exec(context.Background(), s); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}},
-		{"MySQL", servers.MySQLOf, func(t *testing.T, url string, stmts ...string) {
-			c := servers.MySQLClient(t, url, "")
-			for _, s := range stmts {
-				if _, err := c.Exec(s); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}},
-	} {
-		t.Run(e.name, func(t *testing.T) {
-			url := e.copyOf(t, lite)
+	for _, e := range servers.Kinds() {
+		t.Run(e.Name, func(t *testing.T) {
+			url := e.Of(t, lite)
 			var rebuilds atomic.Int32
 			_, p := plannerAt(t, url, countRebuilds(&rebuilds))
 			p.refresh.serverEvery = 0
@@ -428,7 +407,7 @@ func TestRefreshServers(t *testing.T) {
 			if rebuilds.Load() != 0 || p.cur.Load() != old {
 				t.Fatalf("unchanged catalog: %d rebuilds", rebuilds.Load())
 			}
-			e.exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))",
+			e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))",
 				"INSERT INTO owners (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
 			if b := ask(t, p, "How many owners are there?"); b.Status == answer.StatusAnswered && rebuilds.Load() == 0 {
 				t.Fatalf("owners answered before any rebuild: %s", b.SQL)

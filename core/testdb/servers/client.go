@@ -83,3 +83,37 @@ func MySQLChecksums(t testing.TB, d *sql.DB, tables string) string {
 	}
 	return b.String()
 }
+
+// Kind is a server engine the tests run on: Of copies a SQLite fixture
+// onto it (skipping when the server cannot be reached and is not
+// required), Exec runs statements on such a copy as its administrator.
+type Kind struct {
+	Name string
+	Of   func(t testing.TB, path string) string
+}
+
+// Kinds are PostgreSQL and MySQL/MariaDB.
+func Kinds() []Kind {
+	return []Kind{{"PostgreSQL", PostgresOf}, {"MySQL", MySQLOf}}
+}
+
+// Exec runs each statement on the database at url, failing the test on
+// an error.
+func (k Kind) Exec(t testing.TB, url string, stmts ...string) {
+	t.Helper()
+	if k.Name == "PostgreSQL" {
+		c := PostgresClient(t, url)
+		for _, s := range stmts {
+			if _, err := c.Exec(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	c := MySQLClient(t, url, "")
+	for _, s := range stmts {
+		if _, err := c.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
