@@ -114,10 +114,11 @@ func (d *DB) lock(ctx context.Context) error {
 
 func (d *DB) unlock() { <-d.catMu }
 
-// reread reads the catalog (or the names) from the engine and caches it;
-// d.catMu is held to read the catalog (the names, quick, and what hints
-// need within a short deadline, are read without waiting for it). The version and stamp are taken first, so that a
-// change made during the read is seen by the next check.
+// reread reads the catalog (or the names) from the engine and caches it.
+// d.catMu is held to read the catalog; the names (quick, and what hints
+// need within a short deadline) are read without waiting for it. The
+// version and stamp are taken first, so that a change made during the
+// read is seen by the next check.
 func (d *DB) reread(ctx context.Context, names bool) (*cached, error) {
 	ctx, cancel := context.WithTimeout(ctx, CatalogTimeout)
 	defer cancel()
