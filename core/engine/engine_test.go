@@ -22,3 +22,22 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestString: the text of a catalog value from any engine.
+func TestString(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want string
+	}{
+		{"Track", "Track"},
+		{nil, ""},
+		{[]byte("Album"), "Album"},
+		{int64(42), "42"},
+		{1.5, "1.5"},
+		{true, "true"},
+	} {
+		if got := engine.String(c.in); got != c.want {
+			t.Errorf("String(%#v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

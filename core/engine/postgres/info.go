@@ -53,8 +53,8 @@ func (e *Engine) privileges(ctx context.Context) (*privileges, error) {
 	}
 	r := res.Rows[0]
 	b := func(i int) bool { return r[i] == int64(1) }
-	return &privileges{role: str(r[0]), superuser: b(1), createRole: b(2), createDB: b(3), bypassRLS: b(4),
-		readFiles: b(5), writeFiles: b(6), runPrograms: b(7), writable: engine.Int64(r[8]), readOnly: str(r[9]) == "on", database: str(r[10])}, nil
+	return &privileges{role: engine.String(r[0]), superuser: b(1), createRole: b(2), createDB: b(3), bypassRLS: b(4),
+		readFiles: b(5), writeFiles: b(6), runPrograms: b(7), writable: engine.Int64(r[8]), readOnly: engine.String(r[9]) == "on", database: engine.String(r[10])}, nil
 }
 
 // LeastPrivilegeSQL is the SQL that creates a role that can only read

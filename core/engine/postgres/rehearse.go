@@ -34,7 +34,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		for i, r := range rows {
 			out[i] = make([]string, len(r))
 			for j, v := range r {
-				out[i][j] = str(v)
+				out[i][j] = engine.String(v)
 			}
 		}
 		return out, nil
