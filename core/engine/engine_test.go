@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/query"
 )
 
 func TestRedact(t *testing.T) {
@@ -19,6 +20,59 @@ func TestRedact(t *testing.T) {
 	} {
 		if got := engine.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestString: the text of a catalog value from any engine.
+func TestString(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want string
+	}{
+		{"Track", "Track"},
+		{nil, ""},
+		{[]byte("Album"), "Album"},
+		{int64(42), "42"},
+		{1.5, "1.5"},
+		{true, "true"},
+	} {
+		if got := engine.String(c.in); got != c.want {
+			t.Errorf("String(%#v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCaps: the row cap ends a stream before the row past it, the byte cap
+// once a row takes the total past it; a cap of 0 never ends it, and a
+// stream without a byte cap never measures its rows.
+func TestCaps(t *testing.T) {
+	for _, c := range []struct {
+		opt      query.Options
+		rows     int // rows kept
+		by       string
+		measured int // rows whose size was read
+	}{
+		{query.Options{}, 10, "", 0},
+		{query.Options{MaxRows: 3}, 3, "rows", 0},
+		{query.Options{MaxBytes: 250}, 2, "bytes", 3},
+		{query.Options{MaxBytes: 300}, 3, "bytes", 4},
+		{query.Options{MaxRows: 2, MaxBytes: 250}, 2, "rows", 2},
+		{query.Options{MaxRows: 3, MaxBytes: 250}, 2, "bytes", 3},
+	} {
+		sum := &query.Summary{}
+		caps := engine.NewCaps(c.opt, sum)
+		measured := 0
+		size := func() int64 { measured++; return 100 }
+		for range 10 {
+			if caps.RowsFull() || caps.BytesOver(size) {
+				break
+			}
+			sum.RowCount++
+		}
+		if sum.RowCount != c.rows || sum.Truncated != (c.by != "") || sum.TruncatedBy != c.by || measured != c.measured {
+			t.Errorf("%+v: %d rows, truncated %v by %q, %d measured; want %d rows by %q, %d measured",
+				c.opt, sum.RowCount, sum.Truncated, sum.TruncatedBy, measured, c.rows, c.by, c.measured)
 		}
 	}
 }

@@ -79,6 +79,30 @@ func RunStatements(ctx context.Context, stmts []string, refuse, exec func(stmt s
 	return out, true
 }
 
+// SplitStatements cuts script into statements at the tokens that end one:
+// toks are script's tokens in order, as the engine's lexer reads them
+// (comments left out), and end reports the offset just past a token and
+// whether it ends a statement (a semicolon). A piece that holds no token,
+// only comments and space, is dropped.
+func SplitStatements[T any](script string, toks []T, end func(T) (int, bool)) []string {
+	var out []string
+	start, n := 0, 0
+	for _, t := range toks {
+		if e, ok := end(t); ok {
+			if n > 0 {
+				out = append(out, strings.TrimSpace(script[start:e]))
+			}
+			start, n = e, 0
+			continue
+		}
+		n++
+	}
+	if n > 0 {
+		out = append(out, strings.TrimSpace(script[start:]))
+	}
+	return out
+}
+
 // NotCopied is the rehearsal's note for a statement of the schema's copy
 // that the scratch database refused, with the server's words why.
 func NotCopied(stmt, why string) string {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/tablewise/tablewise/core/query"
@@ -16,6 +17,22 @@ func Int64(v any) int64 {
 		return int64(x)
 	}
 	return 0
+}
+
+// String reads a name or a text from a row of any engine: a string as it
+// is, a blob's bytes as text, NULL as "", anything else as fmt.Sprint
+// writes it.
+func String(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	case []byte:
+		return string(x)
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 // TrimPrefixes is s without every leading match of re, as a statement

@@ -172,22 +172,7 @@ func splitScript(script string) ([]string, error) {
 	if lerr != nil {
 		return nil, fmt.Errorf("the script cannot be cut into statements: %s", lerr.reason)
 	}
-	var out []string
-	start, n := 0, 0
-	for _, t := range toks {
-		if t.kind == tPunct && t.text == ";" {
-			if n > 0 {
-				out = append(out, strings.TrimSpace(script[start:t.end]))
-			}
-			start, n = t.end, 0
-			continue
-		}
-		n++
-	}
-	if n > 0 {
-		out = append(out, strings.TrimSpace(script[start:]))
-	}
-	return out, nil
+	return engine.SplitStatements(script, toks, func(t token) (int, bool) { return t.end, t.kind == tPunct && t.text == ";" }), nil
 }
 
 // beyond refuses a statement that would act outside the rehearsal

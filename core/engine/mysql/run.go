@@ -338,26 +338,21 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 	if err := sink.Begin(cur.cols); err != nil {
 		return err
 	}
-	var bytes int64
+	caps := engine.NewCaps(opt, sum)
 	for rows.Next() {
 		if s.stopped() {
 			return s.err()
 		}
-		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
-			sum.Truncated, sum.TruncatedBy = true, "rows"
+		if caps.RowsFull() {
 			drainOrAbandon(rows, s)
 			return nil
 		}
 		if err := rows.Scan(cur.dest...); err != nil {
 			return e.runError(s, err)
 		}
-		if opt.MaxBytes > 0 {
-			bytes += cur.size()
-			if bytes > opt.MaxBytes {
-				sum.Truncated, sum.TruncatedBy = true, "bytes"
-				drainOrAbandon(rows, s)
-				return nil
-			}
+		if caps.BytesOver(cur.size) {
+			drainOrAbandon(rows, s)
+			return nil
 		}
 		if err := sink.Row(cur); err != nil {
 			s.abandon()

@@ -70,8 +70,8 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	estimates := map[*catalog.Table]float64{}
 	var tables []*catalog.Table
 	for _, r := range rels {
-		t := &catalog.Table{Schema: str(r[1]), Name: str(r[2]), Comment: str(r[4]), RowCount: -1}
-		switch str(r[3]) {
+		t := &catalog.Table{Schema: engine.String(r[1]), Name: engine.String(r[2]), Comment: engine.String(r[4]), RowCount: -1}
+		switch engine.String(r[3]) {
 		case "v":
 			t.Kind = "view"
 		case "m":
@@ -93,9 +93,9 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		if t == nil {
 			continue
 		}
-		c := catalog.Column{Name: str(r[1]), Type: str(r[2]), NotNull: r[3] == int64(1), Comment: str(r[5])}
+		c := catalog.Column{Name: engine.String(r[1]), Type: engine.String(r[2]), NotNull: r[3] == int64(1), Comment: engine.String(r[5])}
 		if r[4] != nil {
-			d := str(r[4])
+			d := engine.String(r[4])
 			c.Default = &d
 		}
 		t.Columns = append(t.Columns, c)
@@ -115,10 +115,10 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			continue
 		}
 		var names []string
-		for _, n := range intArray(str(r[2])) {
+		for _, n := range intArray(engine.String(r[2])) {
 			names = append(names, attnames[oid][n])
 		}
-		switch str(r[1]) {
+		switch engine.String(r[1]) {
 		case "p":
 			t.PrimaryKey = names
 			for i, n := range names {
@@ -129,11 +129,11 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 				}
 			}
 		case "f":
-			ref := str(r[4])
-			if s := str(r[3]); s != "" && s != t.Schema {
+			ref := engine.String(r[4])
+			if s := engine.String(r[3]); s != "" && s != t.Schema {
 				ref = s + "." + ref
 			}
-			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{Columns: names, RefTable: ref, RefColumns: textArray(str(r[5]))})
+			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{Columns: names, RefTable: ref, RefColumns: textArray(engine.String(r[5]))})
 		}
 	}
 	idx, err := e.rows(ctx, indexesSQL)
@@ -146,14 +146,14 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		if t == nil {
 			continue
 		}
-		ix := catalog.Index{Name: str(r[1]), Unique: r[2] == int64(1), Origin: "c"}
+		ix := catalog.Index{Name: engine.String(r[1]), Unique: r[2] == int64(1), Origin: "c"}
 		switch {
 		case r[3] == int64(1):
 			ix.Origin = "pk"
 		case r[5] == int64(1):
 			ix.Origin = "u"
 		}
-		for _, n := range intArray(str(r[4])) {
+		for _, n := range intArray(engine.String(r[4])) {
 			if n == 0 {
 				ix.Columns = append(ix.Columns, "(expression)")
 			} else {
@@ -215,11 +215,11 @@ ORDER BY array_position(pg_catalog.current_schemas(false), n.nspname), c.relkind
 	var list []*catalog.Table
 	var last *catalog.Table
 	for _, r := range rows {
-		if last == nil || last.Schema != str(r[0]) || last.Name != str(r[1]) {
-			last = &catalog.Table{Schema: str(r[0]), Name: str(r[1])}
+		if last == nil || last.Schema != engine.String(r[0]) || last.Name != engine.String(r[1]) {
+			last = &catalog.Table{Schema: engine.String(r[0]), Name: engine.String(r[1])}
 			list = append(list, last)
 		}
-		last.Columns = append(last.Columns, catalog.Column{Name: str(r[2])})
+		last.Columns = append(last.Columns, catalog.Column{Name: engine.String(r[2])})
 	}
 	return catalog.New(list), nil
 }
@@ -241,16 +241,6 @@ func (e *Engine) rows(ctx context.Context, sql string) ([]query.Row, error) {
 		return nil, fmt.Errorf("read the catalog: %w", err)
 	}
 	return res.Rows, nil
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
 }
 
 func flt(v any) float64 {
@@ -299,5 +289,5 @@ WHERE n.nspname = ANY (pg_catalog.current_schemas(false))`)
 	if len(rows) != 1 || len(rows[0]) != 1 {
 		return "", fmt.Errorf("read the schema version: %d rows", len(rows))
 	}
-	return str(rows[0][0]), nil
+	return engine.String(rows[0][0]), nil
 }

@@ -29,7 +29,7 @@ func (e *Engine) Explain(ctx context.Context, sql string) (*engine.Plan, error) 
 	if len(res.Rows) == 0 {
 		return nil, &guard.SQLError{Msg: "the server gave no plan"}
 	}
-	return planOf(stmt, str(res.Rows[0][0]))
+	return planOf(stmt, engine.String(res.Rows[0][0]))
 }
 
 // planOf reads the text of EXPLAIN (FORMAT JSON) stmt.
@@ -55,7 +55,7 @@ func planOf(stmt, text string) (*engine.Plan, error) {
 			step.ActualRows, step.ActualMS = &rows, &ms
 		}
 		if n["Node Type"] == "Seq Scan" {
-			step.Scan = str(n["Relation Name"])
+			step.Scan = engine.String(n["Relation Name"])
 		}
 		if n["Node Type"] == "Sort" && n["Sort Key"] != nil {
 			step.Note = "a sort orders the rows"
@@ -78,20 +78,20 @@ func planOf(stmt, text string) (*engine.Plan, error) {
 
 // detail is one line for a plan node: "Seq Scan on Track", "Hash Join".
 func detail(n map[string]any) string {
-	d := str(n["Node Type"])
-	if s := str(n["Strategy"]); s != "" && s != "Plain" && d == "Aggregate" {
+	d := engine.String(n["Node Type"])
+	if s := engine.String(n["Strategy"]); s != "" && s != "Plain" && d == "Aggregate" {
 		d = s + " " + d
 	}
-	if r := str(n["Relation Name"]); r != "" {
+	if r := engine.String(n["Relation Name"]); r != "" {
 		d += " on " + r
-		if a := str(n["Alias"]); a != "" && a != r {
+		if a := engine.String(n["Alias"]); a != "" && a != r {
 			d += " " + a
 		}
 	}
-	if ix := str(n["Index Name"]); ix != "" {
+	if ix := engine.String(n["Index Name"]); ix != "" {
 		d += " using " + ix
 	}
-	if j := str(n["Join Type"]); j != "" && j != "Inner" {
+	if j := engine.String(n["Join Type"]); j != "" && j != "Inner" {
 		d += " (" + j + ")"
 	}
 	return d

@@ -53,8 +53,8 @@ func (e *Engine) privileges(ctx context.Context) (*privileges, error) {
 	}
 	r := res.Rows[0]
 	b := func(i int) bool { return r[i] == int64(1) }
-	return &privileges{role: str(r[0]), superuser: b(1), createRole: b(2), createDB: b(3), bypassRLS: b(4),
-		readFiles: b(5), writeFiles: b(6), runPrograms: b(7), writable: engine.Int64(r[8]), readOnly: str(r[9]) == "on", database: str(r[10])}, nil
+	return &privileges{role: engine.String(r[0]), superuser: b(1), createRole: b(2), createDB: b(3), bypassRLS: b(4),
+		readFiles: b(5), writeFiles: b(6), runPrograms: b(7), writable: engine.Int64(r[8]), readOnly: engine.String(r[9]) == "on", database: engine.String(r[10])}, nil
 }
 
 // LeastPrivilegeSQL is the SQL that creates a role that can only read
@@ -76,24 +76,8 @@ func (e *Engine) Info(ctx context.Context) (*engine.Info, error) {
 		return nil, err
 	}
 	fix := "create a read-only role and connect as it: " + LeastPrivilegeSQL(p.database)
-	var powers []string
-	for _, x := range []struct {
-		on   bool
-		what string
-	}{{p.createRole, "CREATEROLE"}, {p.createDB, "CREATEDB"}, {p.bypassRLS, "BYPASSRLS"}} {
-		if x.on {
-			powers = append(powers, x.what)
-		}
-	}
-	var files []string
-	for _, x := range []struct {
-		on   bool
-		what string
-	}{{p.readFiles, "pg_read_server_files"}, {p.writeFiles, "pg_write_server_files"}, {p.runPrograms, "pg_execute_server_program"}} {
-		if x.on {
-			files = append(files, x.what)
-		}
-	}
+	powers := held(grant{p.createRole, "CREATEROLE"}, grant{p.createDB, "CREATEDB"}, grant{p.bypassRLS, "BYPASSRLS"})
+	files := held(grant{p.readFiles, "pg_read_server_files"}, grant{p.writeFiles, "pg_write_server_files"}, grant{p.runPrograms, "pg_execute_server_program"})
 	checks := []engine.Check{
 		{Label: "transactions are READ ONLY and always rolled back", OK: p.readOnly, Problem: "transaction_read_only is off inside tablewise's transaction"},
 		{Label: fmt.Sprintf("role %s is not a superuser", p.role), OK: !p.superuser,
@@ -120,4 +104,21 @@ func (e *Engine) Info(ctx context.Context) (*engine.Info, error) {
 		Read: `SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 			WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname = ANY (pg_catalog.current_schemas(false))`,
 	}, nil
+}
+
+// grant is a role attribute or a membership, and whether the role has it.
+type grant struct {
+	on   bool
+	what string
+}
+
+// held names the grants the role has, in order.
+func held(grants ...grant) []string {
+	var out []string
+	for _, g := range grants {
+		if g.on {
+			out = append(out, g.what)
+		}
+	}
+	return out
 }

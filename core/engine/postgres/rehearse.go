@@ -34,7 +34,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		for i, r := range rows {
 			out[i] = make([]string, len(r))
 			for j, v := range r {
-				out[i][j] = str(v)
+				out[i][j] = engine.String(v)
 			}
 		}
 		return out, nil
@@ -180,22 +180,7 @@ func pgMessage(err error) string {
 // rules (strings, quoted names, dollar quoting, comments), dropping those
 // that hold only comments.
 func splitScript(script string) []string {
-	var out []string
-	start, n := 0, 0
-	for _, t := range lex(script) {
-		if t.kind == 'p' && t.text == ";" {
-			if n > 0 {
-				out = append(out, strings.TrimSpace(script[start:t.end]))
-			}
-			start, n = t.end, 0
-			continue
-		}
-		n++
-	}
-	if n > 0 {
-		out = append(out, strings.TrimSpace(script[start:]))
-	}
-	return out
+	return engine.SplitStatements(script, lex(script), func(t token) (int, bool) { return t.end, t.kind == 'p' && t.text == ";" })
 }
 
 // pgSchema is one schema's definition as the rehearsal copies and compares

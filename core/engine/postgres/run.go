@@ -213,21 +213,16 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 		return err
 	}
 	cur := newCursor(e.types, rr.FieldDescriptions())
-	var bytes int64
+	caps := engine.NewCaps(opt, sum)
 	for rr.NextRow() {
-		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
-			sum.Truncated, sum.TruncatedBy = true, "rows"
+		if caps.RowsFull() {
 			stop(c, rr)
 			return nil
 		}
 		cur.set(rr.Values())
-		if opt.MaxBytes > 0 {
-			bytes += cur.size()
-			if bytes > opt.MaxBytes {
-				sum.Truncated, sum.TruncatedBy = true, "bytes"
-				stop(c, rr)
-				return nil
-			}
+		if caps.BytesOver(cur.size) {
+			stop(c, rr)
+			return nil
 		}
 		if err := sink.Row(cur); err != nil {
 			stop(c, rr)

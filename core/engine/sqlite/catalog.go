@@ -70,12 +70,12 @@ func (d *Engine) Names(ctx context.Context) (*catalog.Catalog, error) {
 		var list []*catalog.Table
 		byName := map[string]*catalog.Table{}
 		for _, r := range rows {
-			name, col := asString(r[0]), asString(r[1])
+			name, col := engine.String(r[0]), engine.String(r[1])
 			t := byName[strings.ToLower(name)]
 			if t == nil {
 				// Kind, and a row count not read (-1): enough to list
 				// the tables before the whole catalog is read.
-				t = &catalog.Table{Name: name, Kind: asString(r[2]), RowCount: -1}
+				t = &catalog.Table{Name: name, Kind: engine.String(r[2]), RowCount: -1}
 				byName[strings.ToLower(name)] = t
 				list = append(list, t)
 			}
@@ -97,7 +97,7 @@ func namesOneByOne(ctx context.Context, c *lite.Conn, tables string) ([][]any, e
 	}
 	var out [][]any
 	for _, t := range names {
-		cols, err := all(ctx, c, "SELECT name FROM pragma_table_xinfo("+quoteString(asString(t[0]))+") WHERE hidden IN (0, 2, 3)", 0)
+		cols, err := all(ctx, c, "SELECT name FROM pragma_table_xinfo("+quoteString(engine.String(t[0]))+") WHERE hidden IN (0, 2, 3)", 0)
 		if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
 			return nil, err
 		}
@@ -169,9 +169,9 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	}
 	var pks []pkCol
 	for _, r := range cols {
-		col := catalog.Column{Name: asString(r[0]), Type: asString(r[1]), NotNull: engine.Int64(r[2]) != 0, PK: int(engine.Int64(r[4])), Hidden: engine.Int64(r[5]) != 0}
+		col := catalog.Column{Name: engine.String(r[0]), Type: engine.String(r[1]), NotNull: engine.Int64(r[2]) != 0, PK: int(engine.Int64(r[4])), Hidden: engine.Int64(r[5]) != 0}
 		if r[3] != nil {
-			s := asString(r[3])
+			s := engine.String(r[3])
 			col.Default = &s
 		}
 		col.Comment = comments[strings.ToLower(col.Name)]
@@ -198,12 +198,12 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 	for _, r := range fks {
 		if id := engine.Int64(r[0]); id != lastID {
 			lastID = id
-			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: asString(r[2])})
+			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{RefTable: engine.String(r[2])})
 		}
 		fk := &t.ForeignKeys[len(t.ForeignKeys)-1]
-		fk.Columns = append(fk.Columns, asString(r[3]))
+		fk.Columns = append(fk.Columns, engine.String(r[3]))
 		if r[4] != nil {
-			fk.RefColumns = append(fk.RefColumns, asString(r[4]))
+			fk.RefColumns = append(fk.RefColumns, engine.String(r[4]))
 		}
 	}
 	idx, err := all(ctx, c, "SELECT name, \"unique\", origin FROM pragma_index_list("+quoteString(t.Name)+") ORDER BY name", 0)
@@ -211,13 +211,13 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 		return err
 	}
 	for _, r := range idx {
-		ix := catalog.Index{Name: asString(r[0]), Unique: engine.Int64(r[1]) != 0, Origin: asString(r[2])}
+		ix := catalog.Index{Name: engine.String(r[0]), Unique: engine.Int64(r[1]) != 0, Origin: engine.String(r[2])}
 		icols, err := all(ctx, c, "SELECT name FROM pragma_index_info("+quoteString(ix.Name)+") ORDER BY seqno", 0)
 		if err != nil {
 			return err
 		}
 		for _, ic := range icols {
-			ix.Columns = append(ix.Columns, asString(ic[0]))
+			ix.Columns = append(ix.Columns, engine.String(ic[0]))
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
@@ -329,19 +329,6 @@ func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([
 	}
 }
 
-func asString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	case []byte:
-		return string(x)
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
 var _ engine.SchemaVersioner = (*Engine)(nil)
 
 // SchemaVersion returns a digest of the schema table (every table's,
@@ -362,7 +349,7 @@ func (d *Engine) SchemaVersion(ctx context.Context) (string, error) {
 	h := sha256.New()
 	for _, r := range rows {
 		for _, v := range r {
-			fmt.Fprintf(h, "%d:%s;", len(asString(v)), asString(v))
+			fmt.Fprintf(h, "%d:%s;", len(engine.String(v)), engine.String(v))
 		}
 	}
 	return fmt.Sprintf("%d:%x", len(rows), h.Sum(nil)[:16]), nil

@@ -59,7 +59,7 @@ func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, 
 		cols[i] = query.Column{Name: stmt.ColumnName(i), Type: stmt.DeclType(i)}
 	}
 	cur := &cursor{st: stmt, n: n}
-	var bytes int64
+	caps := engine.NewCaps(opt, sum)
 	began := false
 	for {
 		more, err := stmt.Step()
@@ -83,16 +83,8 @@ func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, 
 		if !more {
 			return nil
 		}
-		if opt.MaxRows > 0 && sum.RowCount >= opt.MaxRows {
-			sum.Truncated, sum.TruncatedBy = true, "rows"
+		if caps.RowsFull() || caps.BytesOver(cur.size) {
 			return nil
-		}
-		if opt.MaxBytes > 0 {
-			bytes += cur.size()
-			if bytes > opt.MaxBytes {
-				sum.Truncated, sum.TruncatedBy = true, "bytes"
-				return nil
-			}
 		}
 		if err := sink.Row(cur); err != nil {
 			return err

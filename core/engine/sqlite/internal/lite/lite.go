@@ -236,17 +236,17 @@ func (s *Stmt) Float64(i int) float64 {
 // RawText returns column i as UTF-8 bytes owned by SQLite: valid only until
 // the next Step, Finalize or type conversion of that column. Copy to keep.
 func (s *Stmt) RawText(i int) []byte {
-	p := sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i))
-	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
-	if p == 0 || n <= 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(cptr(p)), n)
+	return s.raw(sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i)), i)
 }
 
 // RawBlob is like RawText for a blob.
 func (s *Stmt) RawBlob(i int) []byte {
-	p := sqlite3.Xsqlite3_column_blob(s.c.tls, s.p, int32(i))
+	return s.raw(sqlite3.Xsqlite3_column_blob(s.c.tls, s.p, int32(i)), i)
+}
+
+// raw is the value of column i at p, its length read after p (the call
+// that gave p may have converted it): nil when empty.
+func (s *Stmt) raw(p uintptr, i int) []byte {
 	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
 	if p == 0 || n <= 0 {
 		return nil
