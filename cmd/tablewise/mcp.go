@@ -165,9 +165,6 @@ func isLoopback(host string) bool {
 
 var labelPrefix = regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.+)$`)
 
-// openMCPDatabases opens every --db (the sample when there is none), each
-// labelled with its file name without extension or the LABEL of
-// LABEL=PATH. Labels must differ.
 // openServed opens what a server command (mcp, discord) serves: the
 // databases --db names (see openMCPDatabases) and the answer service the
 // model flags choose, its conversations in memory (the least recently used
@@ -196,6 +193,9 @@ func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags) (o
 	}, nil
 }
 
+// openMCPDatabases opens every --db (the sample when there is none), each
+// labelled with its file name without extension or the LABEL of
+// LABEL=PATH. Labels must differ.
 func openMCPDatabases(ctx context.Context, paths []string) ([]*db.DB, error) {
 	if len(paths) == 0 {
 		d, err := openDB(ctx, "")
