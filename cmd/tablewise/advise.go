@@ -122,6 +122,8 @@ func runAdvise(ctx context.Context, args []string, s *streams) error {
 	return err
 }
 
+// writeJSON writes v to s.out as indented JSON: the --format json output
+// of every command.
 func writeJSON(s *streams, v any) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/tablewise/tablewise/core/format"
@@ -29,9 +28,7 @@ func runHealth(ctx context.Context, args []string, s *streams) error {
 		return noSuchTable("health", err)
 	}
 	if rf.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(s, rep)
 	}
 	// Names and values come from the database.
 	_, err = fmt.Fprint(s.out, format.Printable(rep.Text()))
