@@ -47,11 +47,7 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if rf.format == "json" {
-		return writeJSON(s, p)
-	}
-	_, err = fmt.Fprint(s.out, format.Printable(p.Text()))
-	return err
+	return rf.write(s, p)
 }
 
 func runAdvise(ctx context.Context, args []string, s *streams) error {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/health"
 )
 
@@ -27,10 +25,5 @@ func runHealth(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return noSuchTable("health", err)
 	}
-	if rf.format == "json" {
-		return writeJSON(s, rep)
-	}
-	// Names and values come from the database.
-	_, err = fmt.Fprint(s.out, format.Printable(rep.Text()))
-	return err
+	return rf.write(s, rep)
 }
