@@ -47,11 +47,7 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if rf.format == "json" {
-		return writeJSON(s, p)
-	}
-	_, err = fmt.Fprint(s.out, format.Printable(p.Text()))
-	return err
+	return rf.write(s, p)
 }
 
 func runAdvise(ctx context.Context, args []string, s *streams) error {
@@ -122,6 +118,8 @@ func runAdvise(ctx context.Context, args []string, s *streams) error {
 	return err
 }
 
+// writeJSON writes v to s.out as indented JSON: the --format json output
+// of every command.
 func writeJSON(s *streams, v any) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -95,16 +94,12 @@ func runAsk(ctx context.Context, args []string, s *streams) error {
 	}
 	if err != nil {
 		if b != nil && *format == "json" {
-			enc := json.NewEncoder(s.out)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(b)
+			_ = writeJSON(s, b)
 		}
 		return err
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(b); err != nil {
+		if err := writeJSON(s, b); err != nil {
 			return err
 		}
 	} else {

@@ -78,13 +78,11 @@ func runDiscord(ctx context.Context, args []string, s *streams) error {
 	}
 
 	// One conversation per channel, thread or DM.
-	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf)
+	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf, logger, "answering with")
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	who, model := svc.Provider()
-	logger.Info("answering with", "provider", who, "model", model)
 	bot, err := discord.New(discord.Options{
 		Token: token, Databases: opened, Ask: svc, Logger: logger,
 		Allow:    discord.Allow{Guilds: guilds, Channels: channels, Roles: roles},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -267,9 +266,7 @@ func runName(suite string) string {
 
 func printSummary(s *streams, sum *eval.Summary, o evalOptions) error {
 	if o.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(s, sum)
 	}
 	fmt.Fprint(s.out, sum.Brief())
 	fmt.Fprintf(s.out, "wrote %s, %s and %s in %s\n", eval.ResultsFile, eval.ReportFile, eval.SummaryFile, o.out)
@@ -330,9 +327,7 @@ func evalRegrade(ctx context.Context, o evalOptions, set map[string]bool, s *str
 		return err
 	}
 	if o.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(s, struct {
 			Changed []eval.Change `json:"changed"`
 			Summary *eval.Summary `json:"summary"`
 		}{res.Changed, res.Summary})
@@ -356,9 +351,7 @@ func evalCompare(a, b, outFormat string, s *streams) error {
 		return err
 	}
 	if outFormat == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(changes)
+		return writeJSON(s, changes)
 	}
 	fmt.Fprintf(s.out, "%s changed between %s and %s\n", format.Plural(int64(len(changes)), "question"), a, b)
 	printChanges(s, changes)

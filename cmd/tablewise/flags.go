@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/format"
 )
 
 func newFlagSet(name string) *flag.FlagSet {
@@ -113,6 +114,16 @@ func (rf *reportFlags) parse(fs *flag.FlagSet, args []string) ([]string, error) 
 		return nil, err
 	}
 	return pos, textOrJSON(fs, rf.format)
+}
+
+// write writes a report as --format asks: JSON, or its text made
+// printable (names and values in it come from the database).
+func (rf *reportFlags) write(s *streams, rep interface{ Text() string }) error {
+	if rf.format == "json" {
+		return writeJSON(s, rep)
+	}
+	_, err := fmt.Fprint(s.out, format.Printable(rep.Text()))
+	return err
 }
 
 // sqlAndOut reads the statement of a command that writes a file (--sql,

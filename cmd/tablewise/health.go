@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
-	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/health"
 )
 
@@ -28,12 +25,5 @@ func runHealth(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return noSuchTable("health", err)
 	}
-	if rf.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	// Names and values come from the database.
-	_, err = fmt.Fprint(s.out, format.Printable(rep.Text()))
-	return err
+	return rf.write(s, rep)
 }

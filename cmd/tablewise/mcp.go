@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -108,13 +109,11 @@ func runMCP(ctx context.Context, args []string, s *streams) error {
 	}
 	// The ask tool is always served: by the agent with a model, else by the
 	// offline planner.
-	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf)
+	opened, svc, closeAll, err := openServed(ctx, s, dbs, mf, logger, "ask tool")
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	who, model := svc.Provider()
-	logger.Info("ask tool", "provider", who, "model", model)
 	mo := mcp.Options{Databases: opened, Version: version, Logger: logger, Ask: svc, Checks: *checks, Scratch: *scratch}
 	srv, err := mcp.New(mo)
 	if err != nil {
@@ -165,16 +164,14 @@ func isLoopback(host string) bool {
 
 var labelPrefix = regexp.MustCompile(`^([A-Za-z0-9_.-]+)=(.+)$`)
 
-// openMCPDatabases opens every --db (the sample when there is none), each
-// labelled with its file name without extension or the LABEL of
-// LABEL=PATH. Labels must differ.
 // openServed opens what a server command (mcp, discord) serves: the
 // databases --db names (see openMCPDatabases) and the answer service the
 // model flags choose, its conversations in memory (the least recently used
-// forgotten past ask.DefaultConversations or ask.DefaultMemoryBytes).
-// closeAll closes the service, then the databases, the last opened first;
-// on an error what was opened is already closed.
-func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags) (opened []*db.DB, svc *ask.Service, closeAll func(), err error) {
+// forgotten past ask.DefaultConversations or ask.DefaultMemoryBytes). It
+// logs the service's provider and model with the message msg. closeAll
+// closes the service, then the databases, the last opened first; on an
+// error what was opened is already closed.
+func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags, logger *slog.Logger, msg string) (opened []*db.DB, svc *ask.Service, closeAll func(), err error) {
 	opened, err = openMCPDatabases(ctx, s.dbs(dbs))
 	closeDBs := func() {
 		for i := len(opened) - 1; i >= 0; i-- {
@@ -190,12 +187,17 @@ func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags) (o
 		closeDBs()
 		return nil, nil, nil, err
 	}
+	who, model := svc.Provider()
+	logger.Info(msg, "provider", who, "model", model)
 	return opened, svc, func() {
 		svc.Close()
 		closeDBs()
 	}, nil
 }
 
+// openMCPDatabases opens every --db (the sample when there is none), each
+// labelled with its file name without extension or the LABEL of
+// LABEL=PATH. Labels must differ.
 func openMCPDatabases(ctx context.Context, paths []string) ([]*db.DB, error) {
 	if len(paths) == 0 {
 		d, err := openDB(ctx, "")

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/tablewise/tablewise/core/fault"
-	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/migrate"
 )
 
@@ -52,14 +50,8 @@ func runMigrateCheck(ctx context.Context, args []string, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if rf.format == "json" {
-		if err := writeJSON(s, rep); err != nil {
-			return err
-		}
-	} else {
-		if _, err := fmt.Fprint(s.out, format.Printable(rep.Text())); err != nil {
-			return err
-		}
+	if err := rf.write(s, rep); err != nil {
+		return err
 	}
 	if !rep.Valid {
 		return fault.New(fault.Database, "migrate-check: the migration fails on this schema", "the failing statement and the engine's error are shown above")

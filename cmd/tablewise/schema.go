@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,9 +36,7 @@ func runSchema(ctx context.Context, args []string, s *streams) error {
 		}
 	}
 	if rf.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(s, struct {
 			Database string           `json:"database"`
 			Tables   []*catalog.Table `json:"tables"`
 		}{d.Label(), tables})

@@ -49,6 +49,14 @@ func Hint(k, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
 }
 
+// ModeHelp is the short help of such a mode: the bindings in first, then
+// enter described as enter and esc described as esc.
+func ModeHelp(enter, esc string, first ...key.Binding) []key.Binding {
+	out := make([]key.Binding, 0, len(first)+2)
+	out = append(out, first...)
+	return append(out, Hint("enter", enter), Hint("esc", esc))
+}
+
 // Focusable is a component that knows whether it has the keyboard.
 type Focusable interface {
 	Focus()

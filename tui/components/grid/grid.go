@@ -990,10 +990,7 @@ func (m *Model) filterBar() string {
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Grid
 	if m.editing {
-		return []key.Binding{
-			common.Hint("enter", "keep filter"),
-			common.Hint("esc", "clear filter"),
-		}
+		return common.ModeHelp("keep filter", "clear filter")
 	}
 	return []key.Binding{common.Short(k.Expand, "cell"), common.Short(k.Record, "row"), common.Short(k.Pager, "pager"),
 		common.Short(k.Sort, "sort"), common.Short(k.Filter, "filter"), common.Short(k.Widen, "wider"), common.Short(k.CopyCell, "copy")}

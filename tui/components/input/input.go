@@ -845,18 +845,10 @@ func (m *Model) CursorPos() (x, y int) {
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Input
 	if m.searching {
-		return []key.Binding{
-			common.Hint("ctrl+r", "older match"),
-			common.Hint("enter", "accept"),
-			common.Hint("esc", "cancel"),
-		}
+		return common.ModeHelp("accept", "cancel", common.Hint("ctrl+r", "older match"))
 	}
 	if m.compList != nil {
-		return []key.Binding{
-			common.Hint("tab", "next name"),
-			common.Hint("enter", "accept"),
-			common.Hint("esc", "close"),
-		}
+		return common.ModeHelp("accept", "close", common.Hint("tab", "next name"))
 	}
 	if m.editor {
 		return []key.Binding{common.Short(k.EditorRun, "run"), common.Short(k.Run, "new line"), common.Short(k.Editor, "one-line input"), k.Complete}

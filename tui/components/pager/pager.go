@@ -363,10 +363,7 @@ func (m *Model) statusLine() string {
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Pager
 	if m.searching {
-		return []key.Binding{
-			common.Hint("enter", "find"),
-			common.Hint("esc", "cancel"),
-		}
+		return common.ModeHelp("find", "cancel")
 	}
 	out := []key.Binding{k.PageDn, k.Search, k.NextMatch, k.Wrap}
 	if m.pretty != "" {

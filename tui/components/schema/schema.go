@@ -403,10 +403,7 @@ func markers(t *catalog.Table, c catalog.Column) string {
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.c.Keys.Schema
 	if m.filtering {
-		return []key.Binding{
-			common.Hint("enter", "keep filter"),
-			common.Hint("esc", "clear"),
-		}
+		return common.ModeHelp("keep filter", "clear")
 	}
 	return []key.Binding{common.Short(k.Preview, "rows"), k.Expand, k.Filter}
 }
