@@ -116,15 +116,15 @@ func exampleQuestions(cat *catalog.Catalog) []string {
 		if i == 4 {
 			break
 		}
-		many := plural(nameWords(t.Name))
+		many := text.Plural(nameWords(t.Name))
 		for _, fk := range t.ForeignKeys {
 			p := byName[strings.ToLower(fk.RefTable)]
 			if p == nil || p == t || !hasLabel(p) {
 				continue
 			}
 			parent := nameWords(p.Name)
-			ranked = append(ranked, "which 5 "+plural(parent)+" have the most "+many+"?")
-			perParent = append(perParent, "How many "+many+" are there per "+singular(parent)+"?")
+			ranked = append(ranked, "which 5 "+text.Plural(parent)+" have the most "+many+"?")
+			perParent = append(perParent, "How many "+many+" are there per "+text.Singular(parent)+"?")
 		}
 		if hasDate(t) {
 			perYear = append(perYear, "How many "+many+" were there per year?")
@@ -177,31 +177,3 @@ func hasDate(t *catalog.Table) bool {
 
 // nameWords is a table's name as words: "order_items" → "order items".
 func nameWords(name string) string { return strings.Join(text.Words(name), " ") }
-
-// plural and singular change the last word of a name, in the common ways
-// only; the planner's answer decides whether the question reads right.
-func plural(s string) string {
-	switch {
-	case strings.HasSuffix(s, "ss"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
-		return s + "es"
-	case strings.HasSuffix(s, "s"):
-		return s
-	case strings.HasSuffix(s, "y") && !strings.HasSuffix(s, "ay") && !strings.HasSuffix(s, "ey") && !strings.HasSuffix(s, "oy"):
-		return s[:len(s)-1] + "ies"
-	}
-	return s + "s"
-}
-
-func singular(s string) string {
-	switch {
-	case strings.HasSuffix(s, "ies"):
-		return s[:len(s)-3] + "y"
-	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "xes"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "shes"):
-		return s[:len(s)-2]
-	case strings.HasSuffix(s, "ss"):
-		return s
-	case strings.HasSuffix(s, "s"):
-		return s[:len(s)-1]
-	}
-	return s
-}

@@ -16,6 +16,7 @@ import (
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
+	textpkg "github.com/tablewise/tablewise/core/text"
 	"github.com/tablewise/tablewise/core/tools"
 )
 
@@ -289,7 +290,7 @@ func deriveQuestions(dl engine.Dialect, cat *catalog.Catalog) []sampleQuestion {
 		if t.Kind != "table" || t.RowCount == 0 {
 			continue
 		}
-		noun := plural(human(t.Name))
+		noun := textpkg.Plural(human(t.Name))
 		var cs []cand
 		if c := categoryColumn(t); c != "" {
 			cs = append(cs, cand{kindCount, sampleQuestion{
@@ -298,7 +299,7 @@ func deriveQuestions(dl engine.Dialect, cat *catalog.Catalog) []sampleQuestion {
 		}
 		if ref, col, refCol, label := topReference(cat, t); ref != nil {
 			cs = append(cs, cand{kindTop, sampleQuestion{
-				fmt.Sprintf("Which 10 %s have the most %s?", plural(human(ref.Name)), noun),
+				fmt.Sprintf("Which 10 %s have the most %s?", textpkg.Plural(human(ref.Name)), noun),
 				fmt.Sprintf("SELECT r.%s, count(*) AS n FROM %s AS t JOIN %s AS r ON t.%s = r.%s GROUP BY r.%s ORDER BY n DESC LIMIT 10",
 					q(label), q(t.Name), q(ref.Name), q(col), q(refCol), q(refCol))}})
 		}
@@ -365,19 +366,6 @@ func topReference(cat *catalog.Catalog, t *catalog.Table) (ref *catalog.Table, c
 
 // human turns a name into words: order_items → order items.
 func human(name string) string { return strings.ReplaceAll(name, "_", " ") }
-
-// plural makes a table's name plural for a question: customer → customers;
-// names that already end in s stay.
-func plural(noun string) string {
-	lower := strings.ToLower(noun)
-	switch {
-	case strings.HasSuffix(lower, "s"), strings.HasSuffix(lower, "x"), noun == "":
-		return noun
-	case strings.HasSuffix(lower, "y") && len(lower) > 1 && !strings.ContainsRune("aeiou", rune(lower[len(lower)-2])):
-		return noun[:len(noun)-1] + "ies"
-	}
-	return noun + "s"
-}
 
 // categoryColumn picks a column with a CHECK … IN list or a short
 // categorical-looking text value, or "".

@@ -105,12 +105,6 @@ func TestSampleQuestionsFixture(t *testing.T) {
 	assert.Contains(t, txt, "- How many orders are there for each status?\n")
 }
 
-func TestPlural(t *testing.T) {
-	for in, want := range map[string]string{"customer": "customers", "orders": "orders", "category": "categories", "day": "days", "box": "box", "Order Details": "Order Details"} {
-		assert.Equal(t, want, plural(in), in)
-	}
-}
-
 func TestResourcesWithSeveralDatabases(t *testing.T) {
 	c := connect(t, newServer(t, sampleDB(t), fixtureDB(t)))
 	txt, err := readResource(t, c, "tablewise://schema")

@@ -2,6 +2,8 @@ package offline
 
 import (
 	"strings"
+
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // Negated existence: "customers who never ordered", "stations with no
@@ -192,7 +194,7 @@ func (b *builder) antiFilter(k int, scope []*mention) (*filter, string) {
 		b.useCol(pick.c)
 	}
 	b.tabs = append(b.tabs, child)
-	desc := "no " + pluralOf(strings.Join(child.raw, " "))
+	desc := "no " + text.Plural(strings.Join(child.raw, " "))
 	if len(descs) > 0 {
 		desc += " with " + strings.Join(descs, " and ")
 	}

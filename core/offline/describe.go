@@ -10,6 +10,7 @@ import (
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // sentence states the answer in one plain sentence with the numbers from
@@ -17,14 +18,14 @@ import (
 func (p *plan) sentence(r *query.Result) string {
 	where := p.whereWords()
 	if r.RowCount == 0 {
-		return "No " + pluralOf(p.subject) + " match" + where + "."
+		return "No " + text.Plural(p.subject) + " match" + where + "."
 	}
 	last := len(r.Columns) - 1
 	switch {
 	case p.outer != aggNone:
 		per := "group"
 		if g := p.groups[0]; g.entity != nil {
-			per = singularOf(strings.Join(g.entity.raw, " "))
+			per = text.Singular(strings.Join(g.entity.raw, " "))
 		} else if g.col != nil {
 			per = words(g.col)
 		}
@@ -35,11 +36,11 @@ func (p *plan) sentence(r *query.Result) string {
 		case p.agg == aggCount && p.aggCol == nil:
 			n := asFloat(v)
 			if n == 1 {
-				return "There is 1 " + singularOf(p.subject) + where + "."
+				return "There is 1 " + text.Singular(p.subject) + where + "."
 			}
-			return "There are " + fmtValue(v) + " " + pluralOf(p.subject) + where + "."
+			return "There are " + fmtValue(v) + " " + text.Plural(p.subject) + where + "."
 		case p.distinct:
-			return "There are " + fmtValue(v) + " different " + pluralOf(p.subject) + where + "."
+			return "There are " + fmtValue(v) + " different " + text.Plural(p.subject) + where + "."
 		case v == nil:
 			return "There is no " + p.agg.word() + " " + p.subject + where + " (no values)."
 		}
@@ -66,10 +67,10 @@ func (p *plan) sentence(r *query.Result) string {
 
 func of(t *tableInfo, subject string) string {
 	name := strings.Join(t.raw, " ")
-	if strings.Contains(subject, name) || strings.Contains(subject, singularOf(name)) {
+	if strings.Contains(subject, name) || strings.Contains(subject, text.Singular(name)) {
 		return ""
 	}
-	return " of " + pluralOf(name)
+	return " of " + text.Plural(name)
 }
 
 func (p *plan) whereWords() string {
@@ -126,12 +127,12 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 			"; the highest is " + rowLabel(r.Rows[peak], last) + " (" + fmtValue(r.Rows[peak][last]) + ")."
 	}
 	if p.limit == 1 && p.ties && r.RowCount > 1 {
-		most := "the most " + pluralOf(p.subject)
+		most := "the most " + text.Plural(p.subject)
 		if p.agg != aggCount || p.aggCol != nil {
 			most = "the highest " + what
 		}
 		if !p.order.desc {
-			most = "the fewest " + pluralOf(p.subject)
+			most = "the fewest " + text.Plural(p.subject)
 			if p.agg != aggCount || p.aggCol != nil {
 				most = "the lowest " + what
 			}
@@ -143,7 +144,7 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		return fmt.Sprintf("%d are tied for %s%s (%s each): %s.", r.RowCount, most, where, fmtValue(r.Rows[0][last]), strings.Join(names, ", "))
 	}
 	if p.limit == 1 {
-		most := "the most " + pluralOf(p.subject)
+		most := "the most " + text.Plural(p.subject)
 		if p.agg != aggCount || p.aggCol != nil {
 			most = "the highest " + what
 		}
@@ -168,9 +169,9 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		if !p.order.desc {
 			dir = "Bottom"
 		}
-		return fmt.Sprintf("%s %d %s by %s%s: %s.", dir, r.RowCount, pluralOf(group), what, where, strings.Join(parts, ", "))
+		return fmt.Sprintf("%s %d %s by %s%s: %s.", dir, r.RowCount, text.Plural(group), what, where, strings.Join(parts, ", "))
 	}
-	n := fmt.Sprintf("%d %s", r.RowCount, pluralOf(group))
+	n := fmt.Sprintf("%d %s", r.RowCount, text.Plural(group))
 	if r.Truncated {
 		n = "the first " + n
 	}
@@ -185,20 +186,20 @@ func (p *plan) groupNoun() string {
 	g := p.groups[0]
 	switch {
 	case g.entity != nil:
-		return singularOf(strings.Join(g.entity.raw, " "))
+		return text.Singular(strings.Join(g.entity.raw, " "))
 	case g.unit != unitNone:
 		return unitAlias(g.unit)
 	}
-	return singularOf(words(g.col))
+	return text.Singular(words(g.col))
 }
 
 // measureWords: "number of orders", "average unit price".
 func (p *plan) measureWords() string {
 	switch {
 	case p.aggCol == nil:
-		return "number of " + pluralOf(p.subject)
+		return "number of " + text.Plural(p.subject)
 	case p.agg == aggCount && p.distinct:
-		return "number of different " + pluralOf(p.subject)
+		return "number of different " + text.Plural(p.subject)
 	case p.unit != "":
 		return p.agg.word() + " " + p.subject + " (in " + p.unit + ")"
 	}
@@ -233,7 +234,7 @@ func (p *plan) listSentence(r *query.Result, where string) string {
 		if !p.order.desc {
 			w = "lowest"
 		}
-		return fmt.Sprintf("%d %s%s are tied for the %s %s (%s): %s%s.", r.RowCount, pluralOf(p.subject), where, w, words(p.order.col),
+		return fmt.Sprintf("%d %s%s are tied for the %s %s (%s): %s%s.", r.RowCount, text.Plural(p.subject), where, w, words(p.order.col),
 			fmtValue(r.Rows[0][len(r.Rows[0])-1]), strings.Join(parts, ", "), more)
 	}
 	if p.order.sort {
@@ -241,13 +242,13 @@ func (p *plan) listSentence(r *query.Result, where string) string {
 		if r.Truncated {
 			count = "more than " + count
 		}
-		return fmt.Sprintf("Found %s %s%s, sorted by %s: %s%s.", count, pluralOf(p.subject), where, words(p.order.col), strings.Join(parts, ", "), more)
+		return fmt.Sprintf("Found %s %s%s, sorted by %s: %s%s.", count, text.Plural(p.subject), where, words(p.order.col), strings.Join(parts, ", "), more)
 	}
 	if p.order.set && p.order.col != nil && p.rankWord != "" && !strings.HasPrefix(p.rankWord, "top") && !strings.HasPrefix(p.rankWord, "most") && !strings.HasPrefix(p.rankWord, "least") || p.rankWord == "most expensive" || p.rankWord == "most recent" || p.rankWord == "least expensive" {
 		if r.RowCount == 1 {
-			return "The " + p.rankWord + " " + singularOf(p.subject) + where + ": " + parts[0] + "."
+			return "The " + p.rankWord + " " + text.Singular(p.subject) + where + ": " + parts[0] + "."
 		}
-		return fmt.Sprintf("The %d %s %s%s: %s%s.", r.RowCount, p.rankWord, pluralOf(p.subject), where, strings.Join(parts, ", "), more)
+		return fmt.Sprintf("The %d %s %s%s: %s%s.", r.RowCount, p.rankWord, text.Plural(p.subject), where, strings.Join(parts, ", "), more)
 	}
 	if p.order.set && p.order.col != nil {
 		w := "highest"
@@ -261,15 +262,15 @@ func (p *plan) listSentence(r *query.Result, where string) string {
 			}
 		}
 		if r.RowCount == 1 {
-			return capitalize(singularOf(p.subject)) + " with the " + w + " " + words(p.order.col) + where + ": " + parts[0] + "."
+			return capitalize(text.Singular(p.subject)) + " with the " + w + " " + words(p.order.col) + where + ": " + parts[0] + "."
 		}
-		return fmt.Sprintf("The %d %s with the %s %s%s: %s%s.", r.RowCount, pluralOf(p.subject), w, words(p.order.col), where, strings.Join(parts, ", "), more)
+		return fmt.Sprintf("The %d %s with the %s %s%s: %s%s.", r.RowCount, text.Plural(p.subject), w, words(p.order.col), where, strings.Join(parts, ", "), more)
 	}
 	count := strconv.Itoa(r.RowCount)
 	if r.Truncated {
 		count = "more than " + count
 	}
-	return fmt.Sprintf("Found %s %s%s: %s%s.", count, pluralOf(p.subject), where, strings.Join(parts, ", "), more)
+	return fmt.Sprintf("Found %s %s%s: %s%s.", count, text.Plural(p.subject), where, strings.Join(parts, ", "), more)
 }
 
 // chart suggests a chart for grouped and time results.
@@ -290,31 +291,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func singularOf(s string) string {
-	switch {
-	case strings.HasSuffix(s, "ies"):
-		return s[:len(s)-3] + "y"
-	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "shes"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "xes"):
-		return s[:len(s)-2]
-	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss") && !strings.HasSuffix(s, "us"):
-		return s[:len(s)-1]
-	}
-	return s
-}
-
-func pluralOf(s string) string {
-	if singularOf(s) != s {
-		return s
-	}
-	switch {
-	case strings.HasSuffix(s, "y") && !strings.HasSuffix(s, "ey") && !strings.HasSuffix(s, "ay"):
-		return s[:len(s)-1] + "ies"
-	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
-		return s + "es"
-	}
-	return s + "s"
 }
 
 func asFloat(v any) float64 {
@@ -386,18 +362,18 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 		name := strings.Join(t.raw, " ")
 		for _, e := range t.out {
 			if len(e.to.label) > 0 && e.to.label[0] != e.to.pk {
-				cands = append(cands, "How many "+pluralOf(name)+" are there per "+singularOf(strings.Join(e.to.raw, " "))+"?")
+				cands = append(cands, "How many "+text.Plural(name)+" are there per "+text.Singular(strings.Join(e.to.raw, " "))+"?")
 				break
 			}
 		}
 		if t.mainDate != nil {
-			cands = append(cands, "How many "+pluralOf(name)+" were there per year?")
+			cands = append(cands, "How many "+text.Plural(name)+" were there per year?")
 		}
 		for _, c := range t.measures() {
-			cands = append(cands, "What is the average "+words(c)+" of "+pluralOf(name)+"?")
+			cands = append(cands, "What is the average "+words(c)+" of "+text.Plural(name)+"?")
 			break
 		}
-		cands = append(cands, "How many "+pluralOf(name)+" are there?")
+		cands = append(cands, "How many "+text.Plural(name)+" are there?")
 	}
 	var out []string
 	seen := map[string]bool{strings.ToLower(strings.TrimSpace(asked)): true}

@@ -306,7 +306,7 @@ func (b *builder) pickValue(m *mention) (*cand, string) {
 				}
 			}
 			val := b.span(whole)
-			one, other := singularOf(strings.Join(best.c.tab.raw, " ")), singularOf(strings.Join(o.c.c.tab.raw, " "))
+			one, other := text.Singular(strings.Join(best.c.tab.raw, " ")), text.Singular(strings.Join(o.c.c.tab.raw, " "))
 			b.options = []string{b.rephrase(whole, one+" "+val), b.rephrase(whole, other+" "+val)}
 			return nil, fmt.Sprintf("%q could be %s %s or %s %s; say which.", val, article(one), one, article(other), other)
 		}
@@ -326,11 +326,11 @@ func (b *builder) pickValue(m *mention) (*cand, string) {
 			}
 			val := b.span(m)
 			b.options = []string{
-				b.rephrase(m, singularOf(strings.Join(o.c.c.tab.raw, " "))+" "+val),
+				b.rephrase(m, text.Singular(strings.Join(o.c.c.tab.raw, " "))+" "+val),
 				b.rephrase(m, words(best.c)+" "+val),
 			}
 			return nil, fmt.Sprintf("%q could be the %s of a %s or a %s of %s; say which.", val,
-				words(o.c.c), singularOf(strings.Join(o.c.c.tab.raw, " ")), words(best.c), strings.Join(best.c.tab.raw, " "))
+				words(o.c.c), text.Singular(strings.Join(o.c.c.tab.raw, " ")), words(best.c), strings.Join(best.c.tab.raw, " "))
 		}
 	}
 	return best, ""
@@ -526,7 +526,7 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 		desc = "at most"
 	}
 	f := &filter{col: p.base.pk, op: "SQL", raw: quoteCol(p.base.pk, true) + " " + in + " (" + sb.String() + ")",
-		desc: desc + " " + fmtNum(nf.value) + " " + pluralOf(strings.Join(bestT.raw, " ")), with: true}
+		desc: desc + " " + fmtNum(nf.value) + " " + text.Plural(strings.Join(bestT.raw, " ")), with: true}
 	b.tabs = append(b.tabs, bestT)
 	return f, true
 }

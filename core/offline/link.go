@@ -191,7 +191,7 @@ func (ix *index) analyze(question string) *analysis {
 func categoryOf(toks []token) []token {
 	for i := 0; i+2 < len(toks); i++ {
 		c, of, w := toks[i], toks[i+1], toks[i+2]
-		if !categoryNouns[singularOf(c.low)] || of.low != "of" || w.isNum || w.sym || w.quote > 0 || functionWords[w.low] {
+		if !categoryNouns[text.Singular(c.low)] || of.low != "of" || w.isNum || w.sym || w.quote > 0 || functionWords[w.low] {
 			continue
 		}
 		out := append([]token(nil), toks[:i]...)
@@ -798,7 +798,7 @@ func (ix *index) linkValues(a *analysis) {
 			}
 			// "premium class", "deluxe type": a category noun after a
 			// value of a short list is part of it.
-			if e := i + l; e < n && a.at[e] < 0 && categoryNouns[singularOf(t[e].low)] {
+			if e := i + l; e < n && a.at[e] < 0 && categoryNouns[text.Singular(t[e].low)] {
 				for _, c := range m.cands {
 					if c.c.distinct > 0 && c.c.distinct <= 60 {
 						m.end = e + 1
@@ -1049,7 +1049,7 @@ func (ix *index) mergeMentions(a *analysis) {
 			// price" is a compound, "products cost" a subject and a verb.
 			mod := a.toks[m1.end-1].low
 			compound := m2.start == m1.end && !m1.value && !m2.value && !strings.HasSuffix(a.toks[m2.start].low, "ed") &&
-				singularOf(mod) == mod
+				text.Singular(mod) == mod
 			if !between || !compound && (!mergeable(a, m1) || !mergeable(a, m2)) {
 				continue
 			}
@@ -1495,7 +1495,7 @@ var categoryNouns = map[string]bool{"class": true, "type": true, "kind": true, "
 // column starts with "room" (room_grade), whatever its last word: a
 // category noun after the column's leading words.
 func categoryScore(content []token, c *colInfo) float64 {
-	if len(content) < 2 || !categoryNouns[singularOf(content[len(content)-1].low)] || c.kind != kindText || c.fk != nil ||
+	if len(content) < 2 || !categoryNouns[text.Singular(content[len(content)-1].low)] || c.kind != kindText || c.fk != nil ||
 		c.distinct <= 0 || c.distinct > 60 || len(c.words) < 2 {
 		return 0
 	}

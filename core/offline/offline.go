@@ -35,6 +35,7 @@ import (
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/text"
 	"github.com/tablewise/tablewise/core/verify"
 )
 
@@ -644,5 +645,5 @@ func (ix *index) example() string {
 	if best == nil {
 		return `"How many rows are there?"`
 	}
-	return `"How many ` + pluralOf(strings.Join(best.raw, " ")) + ` are there?"`
+	return `"How many ` + text.Plural(strings.Join(best.raw, " ")) + ` are there?"`
 }

@@ -155,7 +155,7 @@ func (ix *index) linkPartialValues(a *analysis) {
 			continue
 		}
 		refs := ix.containing(t[i])
-		if isPlural(t[i]) && singularOf(t[i].low) != t[i].low {
+		if isPlural(t[i]) && text.Singular(t[i].low) != t[i].low {
 			// "clinics": the class the named values belong to, not one
 			// of them; a value that has the word as it is ("rabies"),
 			// or a word derived from it ("dermatologists" for

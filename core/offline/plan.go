@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // plan is a small typed query: one measure (or a listing) over a base
@@ -537,7 +538,7 @@ func labelSelect(t *tableInfo, col func(*colInfo) string) []string {
 	for _, lc := range t.label {
 		expr := col(lc)
 		if len(t.label) == 1 && lc != t.pk && len(lc.raw) == 1 {
-			alias := strings.Join(splitName(singularOf(strings.Join(t.raw, " "))), "_")
+			alias := strings.Join(splitName(text.Singular(strings.Join(t.raw, " "))), "_")
 			if alias != "" && !strings.EqualFold(alias, lc.name) {
 				expr += " AS " + t.ident(alias)
 			}
@@ -603,7 +604,7 @@ func countDistinct(c *colInfo, expr string) string {
 // avg_page_count…
 func (p *plan) measureAlias() string {
 	if p.aggCol == nil {
-		if s := strings.Join(splitName(pluralOf(p.subject)), "_"); s != "" {
+		if s := strings.Join(splitName(text.Plural(p.subject)), "_"); s != "" {
 			return "number_of_" + s
 		}
 		return "count"

@@ -3,6 +3,8 @@ package offline
 import (
 	"sort"
 	"strings"
+
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // superIsAgg: "the highest fine" (an aggregate of a column) rather than
@@ -507,7 +509,7 @@ func (b *builder) pluralEntity(m *mention) bool {
 	for k := m.start; k < m.end; k++ {
 		t := b.a.toks[k]
 		for _, w := range ws {
-			if wordMatch(t.stem, w) >= 0.85 && isPlural(t) && singularOf(t.low) != t.low {
+			if wordMatch(t.stem, w) >= 0.85 && isPlural(t) && text.Singular(t.low) != t.low {
 				return true
 			}
 		}

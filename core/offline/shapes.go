@@ -3,6 +3,8 @@ package offline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablewise/tablewise/core/text"
 )
 
 // countTotal: "how many units do we have in stock in total" — a count cue
@@ -297,7 +299,7 @@ func colNoun(c *colInfo) string {
 // that table ("team is Ajax", not "name is Ajax").
 func colPhrase(c *colInfo, base *tableInfo) string {
 	if c.tab != base && len(c.tab.label) == 1 && c.tab.label[0] == c {
-		return singularOf(strings.Join(c.tab.raw, " "))
+		return text.Singular(strings.Join(c.tab.raw, " "))
 	}
 	return words(c)
 }

@@ -355,3 +355,37 @@ func TestInflected(t *testing.T) {
 		}
 	}
 }
+
+func TestSingularAndPlural(t *testing.T) {
+	for _, c := range []struct{ one, many string }{
+		{"customer", "customers"}, {"category", "categories"}, {"box", "boxes"},
+		{"address", "addresses"},
+		{"match", "matches"}, {"wish", "wishes"}, {"day", "days"}, {"boy", "boys"},
+		{"order item", "order items"}, {"Order Detail", "Order Details"}, {"CITY", "CITIES"},
+	} {
+		if got := Plural(c.one); got != c.many {
+			t.Errorf("Plural(%q) = %q, want %q", c.one, got, c.many)
+		}
+		if got := Singular(c.many); got != c.one {
+			t.Errorf("Singular(%q) = %q, want %q", c.many, got, c.one)
+		}
+		if got := Plural(c.many); got != c.many {
+			t.Errorf("Plural(%q) of a plural = %q, want it unchanged", c.many, got)
+		}
+		if got := Singular(c.one); got != c.one {
+			t.Errorf("Singular(%q) of a singular = %q, want it unchanged", c.one, got)
+		}
+	}
+	// Words in -us take -es, but -uses is not undone (houses, causes).
+	for _, w := range []string{"status", "campus"} {
+		if got := Plural(w); got != w+"es" {
+			t.Errorf("Plural(%q) = %q, want %q", w, got, w+"es")
+		}
+		if got := Singular(w); got != w {
+			t.Errorf("Singular(%q) = %q, want it unchanged", w, got)
+		}
+	}
+	if got := Plural(""); got != "" {
+		t.Errorf(`Plural("") = %q`, got)
+	}
+}
