@@ -43,6 +43,24 @@ func TestString(t *testing.T) {
 	}
 }
 
+func TestFloat64(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want float64
+	}{
+		{int64(-7), -7},
+		{2.5, 2.5},
+		{"1234.50", 1234.5},
+		{"n/a", 0},
+		{nil, 0},
+		{[]byte("3"), 0},
+	} {
+		if got := engine.Float64(c.in); got != c.want {
+			t.Errorf("Float64(%#v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
 // TestCaps: the row cap ends a stream before the row past it, the byte cap
 // once a row takes the total past it; a cap of 0 never ends it, and a
 // stream without a byte cap never measures its rows.

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -15,6 +16,22 @@ func Int64(v any) int64 {
 		return x
 	case float64:
 		return int64(x)
+	}
+	return 0
+}
+
+// Float64 reads a number from a row of any engine: an int64 or a float64
+// as a float64, text that parses as a number (a NUMERIC's digits) parsed,
+// anything else (NULL included) as 0.
+func Float64(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case string:
+		f, _ := strconv.ParseFloat(x, 64)
+		return f
 	}
 	return 0
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablewise/tablewise/core/answer"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/text"
@@ -34,7 +35,7 @@ func (p *plan) sentence(r *query.Result) string {
 		v := r.Rows[0][last]
 		switch {
 		case p.agg == aggCount && p.aggCol == nil:
-			n := asFloat(v)
+			n := engine.Float64(v)
 			if n == 1 {
 				return "There is 1 " + text.Singular(p.subject) + where + "."
 			}
@@ -112,7 +113,7 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		var parts []string
 		peak := 0
 		for i, row := range r.Rows {
-			if asFloat(row[last]) > asFloat(r.Rows[peak][last]) {
+			if engine.Float64(row[last]) > engine.Float64(r.Rows[peak][last]) {
 				peak = i
 			}
 			if i < 12 {
@@ -291,19 +292,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func asFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	case string:
-		f, _ := strconv.ParseFloat(x, 64)
-		return f
-	}
-	return 0
 }
 
 // fmtValue formats a value for a sentence: 2,400; 79.67; 0.028; text as is.

@@ -154,7 +154,7 @@ func (vi *valueIndex) scanDate(ctx context.Context, d *db.DB, c *colInfo, timeou
 	}
 	vi.touched = append(vi.touched, c)
 	r := res.Rows[0]
-	c.nulls = int64(asFloat(r[1]))
+	c.nulls = int64(engine.Float64(r[1]))
 	if mx, ok := r[0].(string); ok && len(mx) >= 4 && mx[:4] >= "9000" {
 		c.sentinel = mx
 	} else if ok && dateValue.MatchString(mx) {
@@ -260,8 +260,8 @@ func (vi *valueIndex) scan(ctx context.Context, d *db.DB, c *colInfo, timeout ti
 			return
 		}
 		r := res.Rows[0]
-		lo, hi, n := asFloat(r[0]), asFloat(r[1]), asFloat(r[2])
-		integral := r[3] != nil && asFloat(r[3]) == 0
+		lo, hi, n := engine.Float64(r[0]), engine.Float64(r[1]), engine.Float64(r[2])
+		integral := r[3] != nil && engine.Float64(r[3]) == 0
 		switch {
 		case c.kind == kindID:
 			if integral && lo >= minYear && hi <= maxYear && n >= 2 && r[0] != nil && isYearName(c) {
@@ -273,7 +273,7 @@ func (vi *valueIndex) scan(ctx context.Context, d *db.DB, c *colInfo, timeout ti
 			c.kind = kindDate
 			c.unixTime = true
 			if len(r) > 4 {
-				c.nulls = int64(asFloat(r[4]))
+				c.nulls = int64(engine.Float64(r[4]))
 			}
 			c.maxDate = time.Unix(int64(hi), 0).UTC().Format("2006-01-02 15:04:05")
 		case n == 2 && lo == 0 && hi == 1:

@@ -80,7 +80,7 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			t.Kind = "table"
 		}
 		byOID[engine.Int64(r[0])] = t
-		estimates[t] = flt(r[5])
+		estimates[t] = engine.Float64(r[5])
 		tables = append(tables, t)
 	}
 	cols, err := e.rows(ctx, columnsSQL)
@@ -241,16 +241,6 @@ func (e *Engine) rows(ctx context.Context, sql string) ([]query.Row, error) {
 		return nil, fmt.Errorf("read the catalog: %w", err)
 	}
 	return res.Rows, nil
-}
-
-func flt(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return 0
 }
 
 // intArray reads the JSON text of an integer array: [1,2].

@@ -47,11 +47,11 @@ func planOf(stmt, text string) (*engine.Plan, error) {
 	walk = func(n map[string]any, parent int64) {
 		id++
 		me := id
-		step := engine.PlanStep{ID: me, Parent: parent, Detail: detail(n), Rows: flt(n["Plan Rows"])}
+		step := engine.PlanStep{ID: me, Parent: parent, Detail: detail(n), Rows: engine.Float64(n["Plan Rows"])}
 		if loops, ok := n["Actual Loops"]; ok {
 			// ANALYZE: rows and time per loop, made totals.
-			step.Loops = flt(loops)
-			rows, ms := flt(n["Actual Rows"])*step.Loops, flt(n["Actual Total Time"])*step.Loops
+			step.Loops = engine.Float64(loops)
+			rows, ms := engine.Float64(n["Actual Rows"])*step.Loops, engine.Float64(n["Actual Total Time"])*step.Loops
 			step.ActualRows, step.ActualMS = &rows, &ms
 		}
 		if n["Node Type"] == "Seq Scan" {
