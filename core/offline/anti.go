@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/text"
@@ -253,7 +254,7 @@ func (b *builder) antiAlone() string {
 	}
 	p := b.p
 	for i, f := range p.filters {
-		if containsInt(b.anti, i) || f.op == "SQL" {
+		if slices.Contains(b.anti, i) || f.op == "SQL" {
 			continue
 		}
 		if steps, ok := b.ix.s.path(p.base, f.col.tab); ok && !allForward(steps) {

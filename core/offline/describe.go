@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -333,7 +334,7 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 			if e := m.cands[0].entity(); e != nil {
 				t = e
 			}
-			if !t.view && !t.junction && len(tables) < 2 && !containsTable(tables, t) {
+			if !t.view && !t.junction && len(tables) < 2 && !slices.Contains(tables, t) {
 				tables = append(tables, t)
 			}
 		}
@@ -342,7 +343,7 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 	all := append([]*tableInfo(nil), ix.s.tables...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].rows > all[j].rows })
 	for _, t := range all {
-		if !t.view && !t.junction && len(tables) < 3 && !containsTable(tables, t) {
+		if !t.view && !t.junction && len(tables) < 3 && !slices.Contains(tables, t) {
 			tables = append(tables, t)
 		}
 	}
@@ -375,13 +376,4 @@ func (ix *index) followUps(p *plan, asked, askedSQL string) []string {
 		}
 	}
 	return out
-}
-
-func containsTable(ts []*tableInfo, t *tableInfo) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }

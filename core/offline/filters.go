@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"slices"
+
 	"github.com/tablewise/tablewise/core/text"
 
 	"fmt"
@@ -184,7 +186,7 @@ func (b *builder) filters() string {
 		if c == nil {
 			continue
 		}
-		if _, why := unitFactor(a, i+1, c.c); why != "" && m.start == i+1 && !containsStem(c.c.words, a.toks[i+1].stem) {
+		if _, why := unitFactor(a, i+1, c.c); why != "" && m.start == i+1 && !slices.Contains(c.c.words, a.toks[i+1].stem) {
 			return why
 		}
 		b.use(m, "filter")
@@ -264,7 +266,7 @@ func (b *builder) pickValue(m *mention) (*cand, string) {
 			continue
 		}
 		cost := pathCost(steps) - 2*c.score
-		if c.c.tab == p.base && containsCol(p.base.label, c.c) && len(p.base.label) > 0 && len(m.cands) > 1 {
+		if c.c.tab == p.base && slices.Contains(p.base.label, c.c) && len(p.base.label) > 0 && len(m.cands) > 1 {
 			cost += 1.5
 		}
 		all = append(all, scored{c, cost})
@@ -372,7 +374,7 @@ func article(noun string) string {
 // isPersonName: c names the people of a table of people (their name,
 // or their first or last name).
 func isPersonName(c *colInfo) bool {
-	if c.kind != kindText || !containsCol(c.tab.label, c) {
+	if c.kind != kindText || !slices.Contains(c.tab.label, c) {
 		return false
 	}
 	return isPersonTable(c.tab)
@@ -588,15 +590,6 @@ func numLiteral(v float64) any {
 		return int64(v)
 	}
 	return v
-}
-
-func containsStem(ws []string, s string) bool {
-	for _, w := range ws {
-		if w == s {
-			return true
-		}
-	}
-	return false
 }
 
 // unitWords are units a number may come with.
@@ -830,7 +823,7 @@ func (b *builder) leftover(m *mention) string {
 			if c.c != nil && c.c.tab == p.base && c.c.kind != kindBlob {
 				b.use(m, "show")
 				b.useCol(c.c)
-				if !containsCol(p.show, c.c) {
+				if !slices.Contains(p.show, c.c) {
 					p.show = append(p.show, c.c)
 				}
 				return ""
@@ -839,7 +832,7 @@ func (b *builder) leftover(m *mention) string {
 	}
 	// "the name of the most expensive product": a column the answer shows.
 	for _, c := range m.cands {
-		if c.c != nil && (containsCol(p.show, c.c) || containsCol(p.base.label, c.c) && p.agg == aggNone) {
+		if c.c != nil && (slices.Contains(p.show, c.c) || slices.Contains(p.base.label, c.c) && p.agg == aggNone) {
 			b.use(m, "context")
 			return ""
 		}

@@ -365,7 +365,7 @@ var lexicon = sync.OnceValue(func() *lexiconTables {
 	for i, g := range synonymGroups {
 		for _, w := range g {
 			s := stem(w)
-			if !containsInt(l.synGroup[s], i) {
+			if !slices.Contains(l.synGroup[s], i) {
 				l.synGroup[s] = append(l.synGroup[s], i)
 			}
 		}
@@ -393,19 +393,10 @@ var lexicon = sync.OnceValue(func() *lexiconTables {
 	return l
 })
 
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 // synonymous reports whether two stems share a synonym group.
 func synonymous(a, b string) bool {
 	for _, g := range lexicon().synGroup[a] {
-		if containsInt(lexicon().synGroup[b], g) {
+		if slices.Contains(lexicon().synGroup[b], g) {
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"slices"
+
 	"github.com/tablewise/tablewise/core/text"
 
 	"sort"
@@ -1155,7 +1157,7 @@ func (ix *index) absorbValueNames(a *analysis) {
 					}
 					// A part of a label counts: "pupil Ada" names a pupil
 					// by a first name.
-					isLabel := containsCol(vc.c.tab.label, vc.c)
+					isLabel := slices.Contains(vc.c.tab.label, vc.c)
 					byTable := tableOK && isLabel && (sc.c == nil && sc.t == vc.c.tab || sc.c != nil && sc.c.fk != nil && sc.c.fk.to == vc.c.tab)
 					if byTable || sc.c == vc.c {
 						vc.score += 0.5
@@ -1188,7 +1190,7 @@ func (a *analysis) joinNameParts() {
 		names := func(m *mention) map[*tableInfo]*cand {
 			out := map[*tableInfo]*cand{}
 			for _, c := range m.cands {
-				if containsCol(c.c.tab.label, c.c) && len(c.c.tab.label) > 1 {
+				if slices.Contains(c.c.tab.label, c.c) && len(c.c.tab.label) > 1 {
 					if out[c.c.tab] == nil {
 						out[c.c.tab] = c
 					}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -130,7 +131,7 @@ func (ix *index) containing(q token) []*valueRef {
 func (ix *index) derivedOnly(q token) []*valueRef {
 	var out []*valueRef
 	for _, r := range ix.containing(q) {
-		if !containsRef(ix.wordsOf().words2[q.stem], r) {
+		if !slices.Contains(ix.wordsOf().words2[q.stem], r) {
 			out = append(out, r)
 		}
 	}
@@ -163,7 +164,7 @@ func (ix *index) linkPartialValues(a *analysis) {
 			var keep []*valueRef
 			derived := ix.derivedOnly(t[i])
 			for _, r := range refs {
-				if containsRef(derived, r) || containsString(r.words, t[i].low) {
+				if slices.Contains(derived, r) || slices.Contains(r.words, t[i].low) {
 					keep = append(keep, r)
 				}
 			}
@@ -207,15 +208,6 @@ func (ix *index) linkPartialValues(a *analysis) {
 	}
 }
 
-func containsRef(rs []*valueRef, r *valueRef) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
-}
-
 // intersect keeps the refs of a that b holds too.
 func intersect(a, b []*valueRef) []*valueRef {
 	in := map[*valueRef]bool{}
@@ -229,13 +221,4 @@ func intersect(a, b []*valueRef) []*valueRef {
 		}
 	}
 	return out
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

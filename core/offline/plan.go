@@ -3,6 +3,7 @@ package offline
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -478,7 +479,7 @@ func (p *plan) renderLeft(s *schema) (string, error) {
 	var sel, conds, groupBy []string
 	var b strings.Builder
 	col := func(c *colInfo) string { return quoteCol(c, true) }
-	if k := g.pk; k != nil && k.kind == kindText && !containsCol(g.label, k) {
+	if k := g.pk; k != nil && k.kind == kindText && !slices.Contains(g.label, k) {
 		// A key that is a code people use (a tier code): shown
 		// before the label, as the rows of base record it.
 		sel = append(sel, col(k))

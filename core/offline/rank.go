@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -401,7 +402,7 @@ func (b *builder) rank(superPos, listPos, aggPos int, groupMs []*mention) string
 		b.useCol(kcol)
 		p.base = ch.et
 		p.show = append(p.show, ch.et.shownAs()...)
-		if !containsCol(p.show, kcol) {
+		if !slices.Contains(p.show, kcol) {
 			p.show = append(p.show, kcol)
 		}
 		p.order = orderKey{set: true, col: kcol, desc: desc}
@@ -482,15 +483,6 @@ func busiestChild(t *tableInfo) *tableInfo {
 		}
 	}
 	return best
-}
-
-func containsCol(cs []*colInfo, c *colInfo) bool {
-	for _, x := range cs {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // pluralEntity: the entity is named in the plural ("products", not

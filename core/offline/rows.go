@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/text"
@@ -157,7 +158,7 @@ func valueCands(refs []*valueRef, score float64) []*cand {
 			byCol[r.col] = c
 			out = append(out, c)
 		}
-		if !containsRef(c.vals, r) {
+		if !slices.Contains(c.vals, r) {
 			c.vals = append(c.vals, r)
 		}
 	}

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"slices"
+
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/text"
 
@@ -1002,7 +1004,7 @@ func (s *schema) junctionBetween(a, b *tableInfo) *tableInfo {
 		}
 		for _, e2 := range j.out {
 			if e2.to == b && e2 != e && !e2.composite() {
-				if !containsTable(found, j) {
+				if !slices.Contains(found, j) {
 					found = append(found, j)
 				}
 				if !e.fromCol.inferred && !e2.fromCol.inferred {

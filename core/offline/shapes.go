@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/text"
@@ -429,7 +430,7 @@ func (b *builder) aggregate(aggPos int, groupMs []*mention) string {
 	b.measure = b.span(target)
 	// "the average total claim cost": an aggregate word that is part of
 	// the column's name.
-	if k := target.start - 1; k > aggPos && a.cues[k] == cueAgg && containsStem(c.c.words, a.toks[k].stem) {
+	if k := target.start - 1; k > aggPos && a.cues[k] == cueAgg && slices.Contains(c.c.words, a.toks[k].stem) {
 		b.explained[k] = true
 	}
 	p := b.p
@@ -1004,7 +1005,7 @@ func (b *builder) sortBy() string {
 			b.explained[i] = true
 		}
 	}
-	if !containsCol(p.show, c.c) {
+	if !slices.Contains(p.show, c.c) {
 		p.show = append(p.show, c.c)
 	}
 	p.order = orderKey{set: true, col: c.c, desc: desc, sort: true}
@@ -1023,7 +1024,7 @@ func qualifiedTable(a *analysis, m *mention) *tableInfo {
 	}
 	for k := m.start; k < m.end; k++ {
 		for _, w := range top.c.tab.words {
-			if wordMatch(a.toks[k].stem, w) >= 0.85 && !containsStem(top.c.words, a.toks[k].stem) {
+			if wordMatch(a.toks[k].stem, w) >= 0.85 && !slices.Contains(top.c.words, a.toks[k].stem) {
 				return top.c.tab
 			}
 		}
