@@ -3,7 +3,6 @@ package discord
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -178,7 +177,7 @@ func TestRefusalLeavesDatabaseUnchanged(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	require.NoError(t, os.WriteFile(path, data.SampleBytes(), 0o644))
-	before := sha256.Sum256(data.SampleBytes())
+	before := testdb.FileHash(t, path)
 	d, err := db.Open(context.Background(), path, db.Options{Label: "shop"})
 	require.NoError(t, err)
 	t.Cleanup(func() { d.Close() })
@@ -203,9 +202,7 @@ func TestRefusalLeavesDatabaseUnchanged(t *testing.T) {
 	res, err := query.Collect(context.Background(), d, "SELECT count(*) FROM customers", query.Options{})
 	require.NoError(t, err)
 	require.EqualValues(t, 2400, res.Rows[0][0])
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, before, sha256.Sum256(raw), "the database file is unchanged")
+	require.Equal(t, before, testdb.FileHash(t, path), "the database file is unchanged")
 }
 
 // TestChartFailureStillDeliversTheAnswer: when the chart cannot be drawn

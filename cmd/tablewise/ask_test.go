@@ -51,7 +51,7 @@ func TestAskScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := fileHash(t, samplePath)
+	before := testdb.FileHash(t, samplePath)
 	scenarios := []struct {
 		name     string
 		script   []llmtest.Turn
@@ -149,7 +149,7 @@ func TestAskScenarios(t *testing.T) {
 			})
 		}
 	}
-	if fileHash(t, samplePath) != before {
+	if testdb.FileHash(t, samplePath) != before {
 		t.Fatal("the sample database changed")
 	}
 }

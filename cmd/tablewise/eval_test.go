@@ -430,7 +430,7 @@ func TestEvalBehavioursWithAModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := fileHash(t, samplePath)
+			before := testdb.FileHash(t, samplePath)
 			out := filepath.Join(t.TempDir(), "run")
 			tracePath := filepath.Join(state, "trace.jsonl")
 			code, stdout, errs := runCLI(t, "", "eval", "--suite", "behaviours", "--out", out, "--trace", tracePath, "--prompt", "v2")
@@ -440,7 +440,7 @@ func TestEvalBehavioursWithAModel(t *testing.T) {
 			if !strings.Contains(stdout, "behaviours: passed 7 of 7") {
 				t.Errorf("stdout:\n%s", stdout)
 			}
-			if fileHash(t, samplePath) != before {
+			if testdb.FileHash(t, samplePath) != before {
 				t.Fatal("the sample database changed")
 			}
 			calls := map[string]int{}

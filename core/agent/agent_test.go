@@ -2,8 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -141,7 +139,7 @@ func TestMalformedToolArgumentsContinue(t *testing.T) {
 func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 	both(t, func(t *testing.T, provider string) {
 		d := sample(t)
-		before := hashFile(t, d.Source())
+		before := testdb.FileHash(t, d.Source())
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"DELETE FROM orders"}`)),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"UPDATE products SET unit_price = 0"}`)),
@@ -156,7 +154,7 @@ func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 		if b.SQL != "" || b.Status != answer.StatusAnswered {
 			t.Errorf("bundle %+v", b)
 		}
-		if hashFile(t, d.Source()) != before {
+		if testdb.FileHash(t, d.Source()) != before {
 			t.Fatal("the database changed")
 		}
 	})
@@ -321,15 +319,6 @@ func TestAskAfterSendsPriorTurns(t *testing.T) {
 // messages) from a request's texts.
 func conversation(texts []string) []string {
 	return slices.DeleteFunc(texts, func(s string) bool { return strings.HasPrefix(s, "system: ") })
-}
-
-func hashFile(t *testing.T, p string) [32]byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(b)
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {

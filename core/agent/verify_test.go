@@ -12,6 +12,7 @@ import (
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/core/verify"
 )
@@ -166,7 +167,7 @@ func TestReviewRevisesMissingFilter(t *testing.T) {
 // and the model hears why.
 func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 	d := sample(t)
-	before := hashFile(t, d.Source())
+	before := testdb.FileHash(t, d.Source())
 	f := llmtest.New(t, "openai",
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)),
 		llmtest.Text("There are 7 regions."),
@@ -179,7 +180,7 @@ func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 	if last := told[len(told)-1]; !strings.Contains(last, "Its revision did not run: refused") {
 		t.Fatalf("the model was told %q", last)
 	}
-	if b.SQL != "SELECT count(*) FROM regions" || b.Checks.Review.Verdict != answer.ReviewApproved || hashFile(t, d.Source()) != before {
+	if b.SQL != "SELECT count(*) FROM regions" || b.Checks.Review.Verdict != answer.ReviewApproved || testdb.FileHash(t, d.Source()) != before {
 		t.Fatalf("sql %q review %+v", b.SQL, b.Checks.Review)
 	}
 }

@@ -5,6 +5,7 @@ package testdb
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"os"
 	"path/filepath"
@@ -113,6 +114,18 @@ func Open(t testing.TB, path string) *db.DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// FileHash is the SHA-256 of the file at path, failing the test when it
+// cannot be read: two calls around an action show whether it changed the
+// file.
+func FileHash(t testing.TB, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
 }
 
 // Wide writes a generated schema of tables × columns, three rows each
