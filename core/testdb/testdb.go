@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/data/scaledb"
 	_ "modernc.org/sqlite"
@@ -114,6 +115,21 @@ func Open(t testing.TB, path string) *db.DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// DoctorOK fails the test, naming each, when one of e's doctor checks
+// does not pass.
+func DoctorOK(t testing.TB, e engine.Engine) {
+	t.Helper()
+	info, err := e.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range info.Checks {
+		if !c.OK {
+			t.Errorf("doctor check failed: %s: %s", c.Label, c.Problem)
+		}
+	}
 }
 
 // FileHash is the SHA-256 of the file at path, failing the test when it
