@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -130,6 +131,32 @@ func DoctorOK(t testing.TB, e engine.Engine) {
 			t.Errorf("doctor check failed: %s: %s", c.Label, c.Problem)
 		}
 	}
+}
+
+// SilentServer listens on a loopback port, accepts connections and never
+// writes to them: a server that does not answer. It returns the address;
+// the listener and the connections it holds close when the test ends.
+func SilentServer(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	return ln.Addr().String()
 }
 
 // FileHash is the SHA-256 of the file at path, failing the test when it

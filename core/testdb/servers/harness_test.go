@@ -234,24 +234,7 @@ func (f *fakeTB) Fatalf(format string, a ...any) { f.failed = fmt.Sprintf(format
 // command that starts the server; TABLEWISE_TEST_REQUIRE turns the skip
 // into a failure, "off" skips without trying.
 func TestUnreachable(t *testing.T) {
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer silent.Close()
-	go func() {
-		var held []net.Conn
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				for _, c := range held {
-					c.Close()
-				}
-				return
-			}
-			held = append(held, c)
-		}
-	}()
+	silent := testdb.SilentServer(t)
 	refusing, _ := net.Listen("tcp", "127.0.0.1:0")
 	refused := refusing.Addr().String()
 	refusing.Close()
@@ -261,7 +244,7 @@ func TestUnreachable(t *testing.T) {
 		if engine == "mysql" {
 			env, scheme, start = "TABLEWISE_TEST_MYSQL", "mysql", "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd"
 		}
-		for _, addr := range []string{refused, silent.Addr().String()} {
+		for _, addr := range []string{refused, silent} {
 			t.Run(engine+"/"+addr, func(t *testing.T) {
 				t.Setenv(env, scheme+"://root@"+addr+"/x?connect_timeout=30")
 				t.Setenv("TABLEWISE_TEST_REQUIRE", "")
