@@ -97,6 +97,15 @@ func Kinds() []Kind {
 	return []Kind{{"PostgreSQL", PostgresOf}, {"MySQL", MySQLOf}}
 }
 
+// EachKind runs fn as a subtest of t, named after the kind, on each kind
+// of server, with url a copy of the SQLite file lite made there by Of.
+func EachKind(t *testing.T, lite string, fn func(t *testing.T, k Kind, url string)) {
+	t.Helper()
+	for _, k := range Kinds() {
+		t.Run(k.Name, func(t *testing.T) { fn(t, k, k.Of(t, lite)) })
+	}
+}
+
 // Exec runs each statement on the database at url, failing the test on
 // an error.
 func (k Kind) Exec(t testing.TB, url string, stmts ...string) {
