@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/data/eval/evaldb"
@@ -130,4 +132,25 @@ func evalDBPlanner(t testing.TB, name string) *testPlanner {
 		t.Fatalf("evaldb has no database %q", name)
 	}
 	return openPlanner(t, path)
+}
+
+// goldCases reads the gold questions of file under data/eval.
+func goldCases(t testing.TB, file string) []eval.Case {
+	t.Helper()
+	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// evaluate asks tp's planner every case and grades its answers on tp's
+// database.
+func evaluate(t testing.TB, tp *testPlanner, cases []eval.Case) *eval.Report {
+	t.Helper()
+	rep, err := eval.Evaluate(context.Background(), tp.d, tp.p, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
