@@ -102,10 +102,7 @@ func TestPostgresScratch(t *testing.T) {
 	d := testdb.Open(t, url)
 	before := pgState(t, url)
 
-	rep, err := Check(context.Background(), d, serverUp, serverDown, Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, serverUp, serverDown, Options{Scratch: scratch})
 	if !rep.Valid || !rep.Destructive {
 		t.Fatalf("report: %s", rep.Text())
 	}
@@ -121,11 +118,8 @@ func TestPostgresScratch(t *testing.T) {
 	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags_order", "- column customers.marketing_opt_in")
 
 	// A down that restores exactly is reversible.
-	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX CONCURRENTLY orders_gift ON orders(gift_note);",
+	rep = mustCheck(t, d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX CONCURRENTLY orders_gift ON orders(gift_note);",
 		"DROP INDEX orders_gift;\nALTER TABLE orders DROP COLUMN gift_note;", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !rep.Valid || rep.Destructive || rep.Reversible == nil || !*rep.Reversible {
 		t.Errorf("safe migration: %s", rep.Text())
 	}
@@ -134,18 +128,12 @@ func TestPostgresScratch(t *testing.T) {
 	}
 
 	// An invalid statement stops the script and makes the report invalid.
-	rep, err = Check(context.Background(), d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;\nCREATE TABLE y(a int);", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;\nCREATE TABLE y(a int);", "", Options{Scratch: scratch})
 	if rep.Valid || len(rep.Up) != 2 || !strings.Contains(rep.Up[1].Error, `"nope" does not exist`) {
 		t.Errorf("invalid: %+v", rep)
 	}
 
-	rep, err = Check(context.Background(), d, "DROP DATABASE postgres;", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "DROP DATABASE postgres;", "", Options{Scratch: scratch})
 	if rep.Valid || !strings.Contains(rep.Up[0].Error, "drop database is not rehearsed") {
 		t.Errorf("DROP DATABASE: %+v", rep.Up)
 	}
@@ -244,10 +232,7 @@ func TestMySQLScratch(t *testing.T) {
 	before := mysqlState(t, url)
 	left := mysqlRehearsals(t, url)
 
-	rep, err := Check(context.Background(), d, strings.ReplaceAll(serverUp, "integer", "int"), serverDown, Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, strings.ReplaceAll(serverUp, "integer", "int"), serverDown, Options{Scratch: scratch})
 	if !rep.Valid || !rep.Destructive || !rep.Up[2].Destructive {
 		t.Fatalf("report: %s", rep.Text())
 	}
@@ -256,19 +241,13 @@ func TestMySQLScratch(t *testing.T) {
 	}
 	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags.order_tags_order", "- column customers.marketing_opt_in")
 
-	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX orders_gift ON orders(gift_note(20));",
+	rep = mustCheck(t, d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX orders_gift ON orders(gift_note(20));",
 		"DROP INDEX orders_gift ON orders;\nALTER TABLE orders DROP COLUMN gift_note;", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !rep.Valid || rep.Destructive || rep.Reversible == nil || !*rep.Reversible {
 		t.Errorf("safe migration: %s", rep.Text())
 	}
 
-	rep, err = Check(context.Background(), d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;", "", Options{Scratch: scratch})
 	if rep.Valid || len(rep.Up) != 2 || !strings.Contains(rep.Up[1].Error, "nope") {
 		t.Errorf("invalid: %+v", rep)
 	}
@@ -283,10 +262,7 @@ func TestMySQLScratch(t *testing.T) {
 		"DROP DATABASE `" + checked + "`;":                                      "DROP DATABASE is not rehearsed",
 		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                "PREPARE is not rehearsed",
 	} {
-		rep, err := Check(context.Background(), d, up, "", Options{Scratch: scratch})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := mustCheck(t, d, up, "", Options{Scratch: scratch})
 		if rep.Valid || len(rep.Up) != 1 || !strings.Contains(rep.Up[0].Error, want) {
 			t.Errorf("%s: %+v", up, rep.Up)
 		}
