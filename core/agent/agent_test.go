@@ -48,15 +48,8 @@ func ask(t testing.TB, a *agent.Agent, q string) *answer.Bundle {
 	return b
 }
 
-// both runs a scenario against each provider's wire format.
-func both(t *testing.T, fn func(t *testing.T, provider string)) {
-	for _, p := range llmtest.Providers {
-		t.Run(p, func(t *testing.T) { fn(t, p) })
-	}
-}
-
 func TestAnswerRestsOnSQL(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("search_schema", `{"query":"customers"}`)),
@@ -100,7 +93,7 @@ func TestAnswerRestsOnSQL(t *testing.T) {
 }
 
 func TestSelfRepairAfterSQLError(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customer"}`)),
@@ -119,7 +112,7 @@ func TestSelfRepairAfterSQLError(t *testing.T) {
 }
 
 func TestMalformedToolArgumentsContinue(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql": "SELECT 1`)),
@@ -137,7 +130,7 @@ func TestMalformedToolArgumentsContinue(t *testing.T) {
 }
 
 func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		before := testdb.FileHash(t, d.Source())
 		f := llmtest.New(t, provider,
@@ -161,7 +154,7 @@ func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 }
 
 func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Text("There are about 500 orders."),
@@ -180,7 +173,7 @@ func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
 }
 
 func TestRowsAreDataNotInstructions(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		q := `{"sql":"SELECT review_id, body FROM reviews WHERE body LIKE '%` + data.InjectionMarker + `%'"}`
 		f := llmtest.New(t, provider,
@@ -200,7 +193,7 @@ func TestRowsAreDataNotInstructions(t *testing.T) {
 }
 
 func TestBudgetsStopCleanly(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider) // no script: the model calls list_tables forever
 		start := time.Now()
@@ -230,7 +223,7 @@ func TestBudgetsStopCleanly(t *testing.T) {
 }
 
 func TestClarification(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("ask_user", `{"question":"Revenue before or after discounts?","options":["before discounts","after discounts"]}`)),
@@ -243,7 +236,7 @@ func TestClarification(t *testing.T) {
 }
 
 func TestMakeChartIsValidated(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT c.name AS category, count(*) AS products FROM products p JOIN categories c USING (category_id) GROUP BY 1"}`)),
@@ -262,7 +255,7 @@ func TestMakeChartIsValidated(t *testing.T) {
 }
 
 func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider)
 		f.FailWith(401)
@@ -282,7 +275,7 @@ func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
 // the model, in order and before the question, and the agent keeps nothing
 // of its own: a question asked without them carries none.
 func TestAskAfterSendsPriorTurns(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE country_id = 1"}`)),
@@ -322,7 +315,7 @@ func conversation(texts []string) []string {
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM suppliers"}`)),
@@ -342,7 +335,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 func TestPromptEconomy(t *testing.T) {
 	path := testdb.SharedData(t, "chinook.sqlite")
 	d := testdb.Open(t, path)
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS artists FROM Artist"}`)),
 			llmtest.Text("Chinook lists 275 artists.\nFollow-ups: Which artist has the most albums? | How many albums are there?"),
@@ -406,7 +399,7 @@ func TestSharedToolsUseMCPWords(t *testing.T) {
 // back as the result spells them, and a pie of negative values is refused
 // with the reason.
 func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT 'north' AS region, -5 AS change UNION ALL SELECT 'south', 7"}`)),
@@ -429,7 +422,7 @@ func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
 // A tool error goes back to the model with its hint exactly once, whichever
 // tool raised it: an unknown table named to describe_table and to run_sql.
 func TestToolErrorCarriesHintOnce(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("describe_table", `{"table":"custmers"}`)),
