@@ -10,7 +10,6 @@ import (
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/testdb"
@@ -34,13 +33,9 @@ func pgState(t *testing.T, url string) string {
 	ctx := context.Background()
 	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
-	rows, err := c.Query(ctx, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil || len(tables) == 0 {
-		t.Fatalf("tables %v: %v", tables, err)
+	tables := servers.PostgresColumn[string](t, c, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+	if len(tables) == 0 {
+		t.Fatal("no tables")
 	}
 	var b strings.Builder
 	for _, tb := range tables {
@@ -62,18 +57,9 @@ func pgState(t *testing.T, url string) string {
 // pgRehearsals lists the rehearsal schemas left in a database.
 func pgRehearsals(t *testing.T, url string) []string {
 	t.Helper()
-	ctx := context.Background()
 	c := servers.PostgresClient(t, url)
-	defer c.Close(ctx)
-	rows, err := c.Query(ctx, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return names
+	defer c.Close(context.Background())
+	return servers.PostgresColumn[string](t, c, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
 }
 
 // checkServerRehearsal checks the report of serverUp and serverDown on a

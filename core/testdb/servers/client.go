@@ -64,6 +64,21 @@ func Column[T any](t testing.TB, d *sql.DB, q string, args ...any) []T {
 	return out
 }
 
+// PostgresColumn is Column for a pgx connection: q's first column on c,
+// failing the test, with q, on an error.
+func PostgresColumn[T any](t testing.TB, c *pgx.Conn, q string, args ...any) []T {
+	t.Helper()
+	rows, err := c.Query(context.Background(), q, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[T])
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	return out
+}
+
 // MySQLChecksums is CHECKSUM TABLE of tables (names as SQL, comma
 // separated) on d, as "name=checksum;" for each: a test compares it
 // before and after to see that no row changed.

@@ -178,19 +178,13 @@ func claimDatabases(t *testing.T, engine, path string, start time.Time) []string
 func databasesLike(t *testing.T, srv server, tpl string) []string {
 	t.Helper()
 	ctx := context.Background()
-	var out []string
 	if srv.engine == "postgres" {
 		admin, err := connectPG(ctx, srv.admin())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer admin.Close(ctx)
-		rows, _ := admin.Query(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
-		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return PostgresColumn[string](t, admin, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
 	}
 	d, err := openMySQL(srv.admin(), nil)
 	if err != nil {
