@@ -1011,11 +1011,7 @@ func TestWelcomeExamplesWork(t *testing.T) {
 	t.Run("sample", func(t *testing.T) { checkWelcome(t, openSample(t), "categories") })
 	t.Run("chinook", func(t *testing.T) {
 		p := testdb.SharedData(t, "chinook.sqlite")
-		d, err := db.Open(context.Background(), p, db.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
+		d := testdb.Open(t, p)
 		q := checkWelcome(t, d, "Album")
 		if strings.Contains(q, "playlist track") {
 			t.Errorf("the example ranks by a link table: %q", q)

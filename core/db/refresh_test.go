@@ -41,11 +41,7 @@ func hasColumn(cat *catalog.Catalog, table, column string) bool {
 // openAt opens dsn with schema checks every `every`.
 func openAt(t *testing.T, dsn string, every time.Duration) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), dsn, db.Options{SchemaCheck: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.OpenWith(t, dsn, db.Options{SchemaCheck: every})
 	return d
 }
 

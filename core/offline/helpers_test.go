@@ -86,11 +86,7 @@ func rewrite(t testing.TB, d *db.DB, path, stmt string) *db.DB {
 // a planner of its own on it with its indexes built.
 func freshPlanner(t testing.TB, url string) *testPlanner {
 	t.Helper()
-	d, err := db.Open(context.Background(), url, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, url)
 	p := New(d)
 	if err := p.Warm(context.Background()); err != nil {
 		t.Fatal(err)

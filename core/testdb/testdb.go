@@ -110,7 +110,13 @@ func SharedData(t testing.TB, rel string) string {
 // ends.
 func Open(t testing.TB, path string) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), path, db.Options{})
+	return OpenWith(t, path, db.Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(t testing.TB, path string, opt db.Options) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
