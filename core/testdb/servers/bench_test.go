@@ -74,20 +74,14 @@ func dropDatabase(t testing.TB, srv server, name string) {
 	t.Helper()
 	ctx := context.Background()
 	if srv.engine == "postgres" {
-		admin, err := connectPG(ctx, srv.admin())
-		if err != nil {
-			t.Fatal(err)
-		}
+		admin := pgAdmin(t, srv)
 		defer admin.Close(ctx)
 		if err := pgDropDatabase(ctx, admin, name); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	admin, err := openMySQL(srv.admin(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := mysqlAdmin(t, srv)
 	defer admin.Close()
 	if err := mysqlDropDatabase(ctx, admin, name); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"net"
@@ -174,22 +175,37 @@ func claimDatabases(t *testing.T, engine, path string, start time.Time) []string
 	return names
 }
 
-// databasesLike lists the databases on srv whose names start with tpl.
-func databasesLike(t *testing.T, srv server, tpl string) []string {
+// pgAdmin connects to srv's administrative database, failing the test
+// when it cannot; the caller closes the connection.
+func pgAdmin(t testing.TB, srv server) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	if srv.engine == "postgres" {
-		admin, err := connectPG(ctx, srv.admin())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer admin.Close(ctx)
-		return PostgresColumn[string](t, admin, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
+	c, err := connectPG(context.Background(), srv.admin())
+	if err != nil {
+		t.Fatal(err)
 	}
+	return c
+}
+
+// mysqlAdmin opens srv's administrative connection, failing the test when
+// it cannot; the caller closes it.
+func mysqlAdmin(t testing.TB, srv server) *sql.DB {
+	t.Helper()
 	d, err := openMySQL(srv.admin(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// databasesLike lists the databases on srv whose names start with tpl.
+func databasesLike(t *testing.T, srv server, tpl string) []string {
+	t.Helper()
+	if srv.engine == "postgres" {
+		admin := pgAdmin(t, srv)
+		defer admin.Close(context.Background())
+		return PostgresColumn[string](t, admin, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
+	}
+	d := mysqlAdmin(t, srv)
 	defer d.Close()
 	return Column[string](t, d, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? ORDER BY 1", len(tpl), tpl)
 }
