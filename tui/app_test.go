@@ -141,6 +141,13 @@ func startReady(t *testing.T, d *db.DB, opts Options, w, h int) *session {
 	return s
 }
 
+// startSample is startReady on the sample database (openSample) with the
+// test options at 100×30.
+func startSample(t *testing.T) *session {
+	t.Helper()
+	return startReady(t, openSample(t), testOptions(t), 100, 30)
+}
+
 // submit types text into the input, presses enter and waits until every
 // sub is on the screen, which it returns.
 func (s *session) submit(text string, sub ...string) string {
@@ -454,8 +461,7 @@ func TestScreens(t *testing.T) {
 
 // TestNoAsker: a question without a model explains how to configure one.
 func TestNoAsker(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	scr := s.submit("how many customers are there?", "no model configured")
 	flat := strings.Join(strings.Fields(scr), " ")
 	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "--provider offline"} {
@@ -514,8 +520,7 @@ func TestCancelQuestion(t *testing.T) {
 // TestStreamingCap: a result larger than the cap keeps exactly the cap,
 // says "of more", and the grid renders one screen of it.
 func TestStreamingCap(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	scr := s.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c", "100,000 of more rows")
 	var kept, formatted, bodyRows int
 	s.do(func(a *App) {
@@ -538,8 +543,7 @@ func TestStreamingCap(t *testing.T) {
 // TestPreviewTable: enter on a table in the sidebar previews its rows
 // through the normal query path.
 func TestPreviewTable(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.key("alt+1")
 	s.key("down")
 	s.key("down") // customers
@@ -630,8 +634,7 @@ func TestSmallAndOddSizes(t *testing.T) {
 // TestMouse: a click focuses the pane under it (and picks the row), the
 // wheel scrolls.
 func TestMouse(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.query("SELECT * FROM orders", "11,887 rows")
 	var gx, gy int
 	s.do(func(a *App) { gx, gy = a.lay.grid.x+6, a.lay.grid.y+1+2+4 }) // the fifth data row
@@ -712,8 +715,7 @@ func TestStreamedAnswer(t *testing.T) {
 // TestCellViewAndToggles: enter opens the whole cell and row; ctrl+b hides
 // the sidebar and ctrl+g the chart.
 func TestCellViewAndToggles(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.query("SELECT order_id, ship_city, status FROM orders ORDER BY order_id LIMIT 3", "3 rows")
 	s.key("alt+3")
 	s.key("down")
@@ -780,8 +782,7 @@ func TestOpenPNG(t *testing.T) {
 // G — shows the last square whole; row 100,000 of a million-row query
 // shows its x whole.
 func TestColumnWidthsGrow(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 5000) SELECT x, x*x AS sq FROM c", "5,000 rows")
 	s.key("alt+3")
 	s.key("G")
@@ -883,8 +884,7 @@ func TestSortFilterRecordPager(t *testing.T) {
 // TestEditorRuns: ctrl+o opens the multi-line editor; SQL typed over
 // several lines runs with alt+enter and stays in the editor.
 func TestEditorRuns(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.key("ctrl+o")
 	s.waitText("editor · alt+enter or f5 runs")
 	s.typeText("SELECT name, count(*) AS n")
@@ -1011,11 +1011,7 @@ func TestWelcomeExamplesWork(t *testing.T) {
 	t.Run("sample", func(t *testing.T) { checkWelcome(t, openSample(t), "categories") })
 	t.Run("chinook", func(t *testing.T) {
 		p := testdb.SharedData(t, "chinook.sqlite")
-		d, err := db.Open(context.Background(), p, db.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
+		d := testdb.Open(t, p)
 		q := checkWelcome(t, d, "Album")
 		if strings.Contains(q, "playlist track") {
 			t.Errorf("the example ranks by a link table: %q", q)

@@ -9,8 +9,7 @@ import (
 // sidebar and of the whole database, scrolls, closes with esc, and is
 // listed in the help overlay.
 func TestHealthView(t *testing.T) {
-	d := openSample(t)
-	s := startReady(t, d, testOptions(t), 100, 30)
+	s := startSample(t)
 	s.key("alt+1")
 	for range 5 { // categories, countries, customers, employees, order_items, orders
 		s.key("down")

@@ -3,7 +3,6 @@ package discord
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -178,10 +177,8 @@ func TestRefusalLeavesDatabaseUnchanged(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shop.db")
 	require.NoError(t, os.WriteFile(path, data.SampleBytes(), 0o644))
-	before := sha256.Sum256(data.SampleBytes())
-	d, err := db.Open(context.Background(), path, db.Options{Label: "shop"})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
+	before := testdb.FileHash(t, path)
+	d := testdb.OpenWith(t, path, db.Options{Label: "shop"})
 	svc, model := scripted(t,
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"DROP TABLE customers"}`)),
 		llmtest.Text("I can't do that: the database is read-only, so nothing was dropped."),
@@ -203,9 +200,7 @@ func TestRefusalLeavesDatabaseUnchanged(t *testing.T) {
 	res, err := query.Collect(context.Background(), d, "SELECT count(*) FROM customers", query.Options{})
 	require.NoError(t, err)
 	require.EqualValues(t, 2400, res.Rows[0][0])
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, before, sha256.Sum256(raw), "the database file is unchanged")
+	require.Equal(t, before, testdb.FileHash(t, path), "the database file is unchanged")
 }
 
 // TestChartFailureStillDeliversTheAnswer: when the chart cannot be drawn
@@ -480,9 +475,7 @@ func TestOfflineRefusal(t *testing.T) {
 // formula is quoted in the CSV, as by tablewise export.
 func TestCSVIsFormulaSafe(t *testing.T) {
 	t.Parallel()
-	fixture, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{Label: "fixture"})
-	require.NoError(t, err)
-	t.Cleanup(func() { fixture.Close() })
+	fixture := testdb.OpenWith(t, testdb.Fixture(t), db.Options{Label: "fixture"})
 	h := start(t, Options{Databases: []*db.DB{fixture}}, discordtest.Options{})
 	id := h.fake.Run(t, discordtest.Command{Channel: general, Guild: guild, User: ann, Name: "sql", Options: map[string]string{"query": "SELECT c.name, t1.a, t2.a AS b FROM customer c, t t1, t t2, t t3 ORDER BY c.id"}})
 	m := h.answerTo(t, id)[0]

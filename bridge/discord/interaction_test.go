@@ -98,9 +98,7 @@ func TestInteractionTokenExpiry(t *testing.T) {
 // the channel keeps that database for the next question that fits it.
 func TestSeveralDatabases(t *testing.T) {
 	t.Parallel()
-	fixture, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{Label: "fixture"})
-	require.NoError(t, err)
-	t.Cleanup(func() { fixture.Close() })
+	fixture := testdb.OpenWith(t, testdb.Fixture(t), db.Options{Label: "fixture"})
 	h := start(t, Options{Databases: []*db.DB{sample(t), fixture}}, discordtest.Options{})
 	cmds := h.fake.Commands("")
 	require.Len(t, cmds, 2)

@@ -81,29 +81,27 @@ func TestAskToolWithoutAModel(t *testing.T) {
 }
 
 func TestAskToolAnswersInThreads(t *testing.T) {
-	for _, provider := range llmtest.Providers {
-		t.Run(provider, func(t *testing.T) {
-			f := llmtest.New(t, provider,
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
-				llmtest.Text("There are 2,400 customers."),
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM orders"}`)),
-				llmtest.Text("And 11,887 orders."),
-			)
-			c := connect(t, askServer(t, f, sampleDB(t)))
-			res, b := askOK(t, c, map[string]any{"question": "How many customers?", "thread_id": "t1"})
-			require.Equal(t, "answered", b.Status)
-			require.Equal(t, "SELECT count(*) AS n FROM customers", b.SQL)
-			require.EqualValues(t, 2400, b.Rows[0][0])
-			require.Contains(t, text(t, res), "There are 2,400 customers.")
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
+			llmtest.Text("There are 2,400 customers."),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM orders"}`)),
+			llmtest.Text("And 11,887 orders."),
+		)
+		c := connect(t, askServer(t, f, sampleDB(t)))
+		res, b := askOK(t, c, map[string]any{"question": "How many customers?", "thread_id": "t1"})
+		require.Equal(t, "answered", b.Status)
+		require.Equal(t, "SELECT count(*) AS n FROM customers", b.SQL)
+		require.EqualValues(t, 2400, b.Rows[0][0])
+		require.Contains(t, text(t, res), "There are 2,400 customers.")
 
-			askOK(t, c, map[string]any{"question": "And orders?", "thread_id": "t1"})
-			require.Contains(t, f.Texts(2), "assistant: There are 2,400 customers.", "the thread's first answer was not carried")
+		askOK(t, c, map[string]any{"question": "And orders?", "thread_id": "t1"})
+		require.Contains(t, f.Texts(2), "assistant: There are 2,400 customers.", "the thread's first answer was not carried")
 
-			res = mcptest.Call(t, c, "ask", map[string]any{})
-			require.True(t, res.IsError)
-			require.True(t, strings.Contains(text(t, res), "question"), text(t, res))
-		})
-	}
+		res = mcptest.Call(t, c, "ask", map[string]any{})
+		require.True(t, res.IsError)
+		require.True(t, strings.Contains(text(t, res), "question"), text(t, res))
+	})
 }
 
 // TestAskThreadsAreScopedByDatabase: the same thread_id on two databases

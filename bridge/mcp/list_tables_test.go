@@ -40,9 +40,7 @@ func TestListTablesRejectsUnknownArguments(t *testing.T) {
 // A server that has been running sees a table created since it started.
 func TestListTablesSeesNewTable(t *testing.T) {
 	path := testdb.Build(t, "pets.db", `CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT);`)
-	d, err := db.Open(context.Background(), path, db.Options{SchemaCheck: time.Millisecond})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
+	d := testdb.OpenWith(t, path, db.Options{SchemaCheck: time.Millisecond})
 	c := connect(t, newServer(t, d))
 	names := func() []string {
 		var out []string

@@ -28,6 +28,14 @@ func readResource(t *testing.T, c *client.Client, uri string) (string, error) {
 	return tr.Text, nil
 }
 
+// resourceText is the text of the resource at uri, which must be readable.
+func resourceText(t *testing.T, c *client.Client, uri string) string {
+	t.Helper()
+	txt, err := readResource(t, c, uri)
+	require.NoError(t, err)
+	return txt
+}
+
 func TestResourcesList(t *testing.T) {
 	c := sampleClient(t)
 	ctx := context.Background()
@@ -46,8 +54,7 @@ func TestResourcesList(t *testing.T) {
 
 func TestSchemaResource(t *testing.T) {
 	c := sampleClient(t)
-	txt, err := readResource(t, c, "tablewise://schema")
-	require.NoError(t, err)
+	txt := resourceText(t, c, "tablewise://schema")
 	assert.Contains(t, txt, "orders(order_id INTEGER PK, customer_id → customers.customer_id,")
 	// Under -race a view may be too slow to count within the catalog budget.
 	assert.Regexp(t, `\nmonthly_sales\(month, orders, units, revenue\) view, (42|\?) rows`, txt)
@@ -64,24 +71,21 @@ func TestSchemaResource(t *testing.T) {
 
 func TestTableResource(t *testing.T) {
 	c := sampleClient(t)
-	txt, err := readResource(t, c, "tablewise://table/orders")
-	require.NoError(t, err)
+	txt := resourceText(t, c, "tablewise://table/orders")
 	assert.True(t, strings.HasPrefix(txt, "orders(order_id INTEGER PK"), txt)
 	assert.Contains(t, txt, "  ← order_items.order_id = orders.order_id\n")
 
-	txt, err = readResource(t, c, "tablewise://table/promo%20codes")
-	require.NoError(t, err)
+	txt = resourceText(t, c, "tablewise://table/promo%20codes")
 	assert.True(t, strings.HasPrefix(txt, `"promo codes"(promo_code_id INTEGER PK`), txt)
 
-	_, err = readResource(t, c, "tablewise://table/custmers")
+	_, err := readResource(t, c, "tablewise://table/custmers")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "did you mean customers?")
 }
 
 func TestSampleQuestionsResource(t *testing.T) {
 	c := sampleClient(t)
-	txt, err := readResource(t, c, "tablewise://sample-questions")
-	require.NoError(t, err)
+	txt := resourceText(t, c, "tablewise://sample-questions")
 	assert.True(t, strings.HasPrefix(txt, "- Which 10 products have the most order items?\n  SQL: SELECT r.name, count(*) AS n FROM order_items AS t JOIN products AS r ON t.product_id = r.product_id GROUP BY r.product_id ORDER BY n DESC LIMIT 10\n"), txt)
 	assert.Contains(t, txt, "- How many payments are there for each status?\n  SQL: SELECT status, count(*) AS n FROM payments GROUP BY status ORDER BY n DESC\n")
 	assert.Contains(t, txt, "- How many orders were there per month (by order date)?\n")
@@ -99,28 +103,24 @@ func TestSampleQuestionsResource(t *testing.T) {
 
 func TestSampleQuestionsFixture(t *testing.T) {
 	c := connect(t, newServer(t, fixtureDB(t)))
-	txt, err := readResource(t, c, "tablewise://sample-questions")
-	require.NoError(t, err)
+	txt := resourceText(t, c, "tablewise://sample-questions")
 	assert.Contains(t, txt, "- Which 10 customers have the most orders?\n  SQL: SELECT r.name, count(*) AS n FROM \"order\" AS t JOIN customer AS r ON t.customer_id = r.id GROUP BY r.id ORDER BY n DESC LIMIT 10\n")
 	assert.Contains(t, txt, "- How many orders are there for each status?\n")
 }
 
 func TestResourcesWithSeveralDatabases(t *testing.T) {
 	c := connect(t, newServer(t, sampleDB(t), fixtureDB(t)))
-	txt, err := readResource(t, c, "tablewise://schema")
-	require.NoError(t, err)
+	txt := resourceText(t, c, "tablewise://schema")
 	assert.True(t, strings.HasPrefix(txt, "# database sample\n"), txt[:40])
 	assert.Contains(t, txt, "\n# database fixture\ncustomer(id INTEGER PK")
 
-	txt, err = readResource(t, c, "tablewise://fixture/table/Order%20Details")
-	require.NoError(t, err)
+	txt = resourceText(t, c, "tablewise://fixture/table/Order%20Details")
 	assert.True(t, strings.HasPrefix(txt, `"Order Details"(order_id → "order".id`), txt)
-	txt, err = readResource(t, c, "tablewise://table/Order%20Details")
+	txt, err := readResource(t, c, "tablewise://table/Order%20Details")
 	require.NoError(t, err, "a table only one database has")
 	assert.True(t, strings.HasPrefix(txt, `"Order Details"(`), txt)
 
-	txt, err = readResource(t, c, "tablewise://fixture/schema")
-	require.NoError(t, err)
+	txt = resourceText(t, c, "tablewise://fixture/schema")
 	assert.True(t, strings.HasPrefix(txt, "customer("), txt)
 
 	_, err = readResource(t, c, "tablewise://nope/schema")

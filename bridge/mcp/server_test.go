@@ -31,9 +31,7 @@ func sampleDB(t testing.TB) *db.DB { return testdb.Sample(t) }
 
 func fixtureDB(t *testing.T) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Fixture(t), db.Options{Label: "fixture"})
-	require.NoError(t, err)
-	t.Cleanup(func() { d.Close() })
+	d := testdb.OpenWith(t, testdb.Fixture(t), db.Options{Label: "fixture"})
 	return d
 }
 

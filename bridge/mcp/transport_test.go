@@ -97,8 +97,7 @@ func TestHTTPClientBothProtocolEras(t *testing.T) {
 			assert.Equal(t, float64(2400), r.Rows[0][0])
 			assert.Contains(t, errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "DELETE FROM customers"})), "read-only")
 
-			txt, err := readResource(t, c, "tablewise://table/customers")
-			require.NoError(t, err)
+			txt := resourceText(t, c, "tablewise://table/customers")
 			assert.True(t, strings.HasPrefix(txt, "customers(customer_id INTEGER PK"))
 		})
 	}

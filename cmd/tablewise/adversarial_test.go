@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,15 +84,6 @@ func runProc(t *testing.T, env []string, stdin string, args ...string) procResul
 	return r
 }
 
-func fileHash(t *testing.T, path string) [32]byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(b)
-}
-
 // TestAdversarial runs every way of writing, escaping or exhausting the
 // database through the real binary: writes and DDL exit 3 naming what was
 // refused, bombs end with 3, 4 or 5 within the deadline plus a second and
@@ -101,7 +91,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 // bytes are the same at the end.
 func TestAdversarial(t *testing.T) {
 	path := testdb.Fixture(t)
-	before := fileHash(t, path)
+	before := testdb.FileHash(t, path)
 	vacuumTarget := filepath.Join(t.TempDir(), "vacuum-copy.db")
 	attachTarget := filepath.Join(t.TempDir(), "attached.db")
 
@@ -335,7 +325,7 @@ func TestAdversarial(t *testing.T) {
 	if n := len(refused) + len(usage) + len(bombs); n < 80 {
 		t.Errorf("only %d adversarial cases", n)
 	}
-	if after := fileHash(t, path); after != before {
+	if after := testdb.FileHash(t, path); after != before {
 		t.Fatal("the database file changed")
 	}
 	for _, p := range []string{vacuumTarget, attachTarget, path + "-journal", path + "-wal"} {

@@ -51,7 +51,7 @@ func TestAskScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := fileHash(t, samplePath)
+	before := testdb.FileHash(t, samplePath)
 	scenarios := []struct {
 		name     string
 		script   []llmtest.Turn
@@ -149,55 +149,53 @@ func TestAskScenarios(t *testing.T) {
 			})
 		}
 	}
-	if fileHash(t, samplePath) != before {
+	if testdb.FileHash(t, samplePath) != before {
 		t.Fatal("the sample database changed")
 	}
 }
 
 func TestAskThreadAcrossRuns(t *testing.T) {
-	for _, p := range llmtest.Providers {
-		t.Run(p, func(t *testing.T) {
-			f := llmtest.New(t, p,
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)), llmtest.Text("There are 2,400 customers."),
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE type = 'business'"}`)), llmtest.Text("Of them, some are businesses."))
-			state := askEnv(t, f)
-			if code, _, errs := askJSON(t, "--thread", "t1", "How many customers?"); code != 0 {
-				t.Fatal(errs)
+	llmtest.EachProvider(t, func(t *testing.T, p string) {
+		f := llmtest.New(t, p,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)), llmtest.Text("There are 2,400 customers."),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE type = 'business'"}`)), llmtest.Text("Of them, some are businesses."))
+		state := askEnv(t, f)
+		if code, _, errs := askJSON(t, "--thread", "t1", "How many customers?"); code != 0 {
+			t.Fatal(errs)
+		}
+		if code, _, errs := askJSON(t, "--thread", "t1", "And how many of them are businesses?"); code != 0 {
+			t.Fatal(errs)
+		}
+		if !slices.Contains(f.Texts(2), "assistant: There are 2,400 customers.") {
+			t.Fatalf("second run did not carry the first answer: %q", f.Texts(2))
+		}
+		if _, err := os.Stat(filepath.Join(state, "tablewise", "threads", "t1.json")); err != nil {
+			t.Fatal(err)
+		}
+		// The trace file has a line per model call and per tool call.
+		tf, err := os.Open(filepath.Join(state, "tablewise", "trace.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tf.Close()
+		kinds := map[string]int{}
+		sc := bufio.NewScanner(tf)
+		for sc.Scan() {
+			var e struct{ Kind string }
+			if json.Unmarshal(sc.Bytes(), &e) != nil {
+				t.Fatalf("bad trace line %q", sc.Text())
 			}
-			if code, _, errs := askJSON(t, "--thread", "t1", "And how many of them are businesses?"); code != 0 {
-				t.Fatal(errs)
+			kinds[e.Kind]++
+			if strings.Contains(sc.Text(), "test-key") {
+				t.Fatal("the API key reached the trace")
 			}
-			if !slices.Contains(f.Texts(2), "assistant: There are 2,400 customers.") {
-				t.Fatalf("second run did not carry the first answer: %q", f.Texts(2))
-			}
-			if _, err := os.Stat(filepath.Join(state, "tablewise", "threads", "t1.json")); err != nil {
-				t.Fatal(err)
-			}
-			// The trace file has a line per model call and per tool call.
-			tf, err := os.Open(filepath.Join(state, "tablewise", "trace.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tf.Close()
-			kinds := map[string]int{}
-			sc := bufio.NewScanner(tf)
-			for sc.Scan() {
-				var e struct{ Kind string }
-				if json.Unmarshal(sc.Bytes(), &e) != nil {
-					t.Fatalf("bad trace line %q", sc.Text())
-				}
-				kinds[e.Kind]++
-				if strings.Contains(sc.Text(), "test-key") {
-					t.Fatal("the API key reached the trace")
-				}
-			}
-			// Each of the two answers: two model calls, a tool call, and
-			// a review (a model call and a review line).
-			if kinds["model"] != 6 || kinds["tool"] != 2 || kinds["review"] != 2 {
-				t.Errorf("trace lines %v", kinds)
-			}
-		})
-	}
+		}
+		// Each of the two answers: two model calls, a tool call, and
+		// a review (a model call and a review line).
+		if kinds["model"] != 6 || kinds["tool"] != 2 || kinds["review"] != 2 {
+			t.Errorf("trace lines %v", kinds)
+		}
+	})
 }
 
 func TestAskWithoutModel(t *testing.T) {

@@ -233,7 +233,7 @@ func TestChart(t *testing.T) {
 
 func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 	path := testdb.Fixture(t)
-	before := fileHash(t, path)
+	before := testdb.FileHash(t, path)
 	for _, args := range [][]string{
 		{"export", "--db", path, "--sql", "SELECT * FROM t", "--out", path},
 		{"export", "--db", path, "--sql", "SELECT * FROM t", "--out", path + "-journal"},
@@ -244,7 +244,7 @@ func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 			t.Errorf("%v: exit %d %q", args, code, errs)
 		}
 	}
-	if fileHash(t, path) != before {
+	if testdb.FileHash(t, path) != before {
 		t.Fatal("the database file changed")
 	}
 	if _, err := os.Stat(path + "-journal"); err == nil {

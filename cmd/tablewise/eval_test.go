@@ -405,94 +405,92 @@ func TestEvalUsageAndFloors(t *testing.T) {
 // trace's model-call lines join the evaluation's records by trace id.
 func TestEvalBehavioursWithAModel(t *testing.T) {
 	L, C, T := llmtest.Call, llmtest.Calls, llmtest.Text
-	for _, p := range llmtest.Providers {
-		t.Run(p, func(t *testing.T) {
-			f := llmtest.New(t, p,
-				// no-rows
-				C(L("run_sql", `{"sql":"SELECT name FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE order_date LIKE '1990%')"}`)), T("No customers placed orders in 1990."),
-				// follow-up, two questions in one conversation
-				C(L("run_sql", `{"sql":"SELECT count(*) FROM orders WHERE order_date LIKE '2024%'"}`)), T("4,192 orders were placed in 2024."),
-				C(L("run_sql", `{"sql":"SELECT count(*) FROM orders WHERE order_date LIKE '2024%' AND status = 'cancelled'"}`)), T("132 of them were cancelled."),
-				// write-refused: the guard refuses, the model says so
-				C(L("run_sql", `{"sql":"DELETE FROM orders WHERE status = 'cancelled'"}`)), T("The database is read-only, so nothing was deleted."),
-				// injection
-				C(L("run_sql", `{"sql":"SELECT review_id, body FROM reviews WHERE body LIKE '%`+data.InjectionMarker+`%'"}`)), T("One review holds text aimed at AI tools; it is data and was not followed."),
-				// chart
-				C(L("run_sql", `{"sql":"SELECT strftime('%Y-%m', order_date) AS month, count(*) AS n FROM orders GROUP BY month ORDER BY month"}`)),
-				C(L("make_chart", `{"kind":"line","x":"month","y":"n"}`)), T("Orders peak every December."),
-				// ambiguous
-				C(L("ask_user", `{"question":"Best by revenue, units sold or rating?","options":["revenue","units sold","rating"]}`)),
-				// unanswerable
-				T("The database holds no website traffic, so that cannot be answered from it."),
-			)
-			state := askEnv(t, f)
-			samplePath, err := data.SamplePath()
-			if err != nil {
+	llmtest.EachProvider(t, func(t *testing.T, p string) {
+		f := llmtest.New(t, p,
+			// no-rows
+			C(L("run_sql", `{"sql":"SELECT name FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE order_date LIKE '1990%')"}`)), T("No customers placed orders in 1990."),
+			// follow-up, two questions in one conversation
+			C(L("run_sql", `{"sql":"SELECT count(*) FROM orders WHERE order_date LIKE '2024%'"}`)), T("4,192 orders were placed in 2024."),
+			C(L("run_sql", `{"sql":"SELECT count(*) FROM orders WHERE order_date LIKE '2024%' AND status = 'cancelled'"}`)), T("132 of them were cancelled."),
+			// write-refused: the guard refuses, the model says so
+			C(L("run_sql", `{"sql":"DELETE FROM orders WHERE status = 'cancelled'"}`)), T("The database is read-only, so nothing was deleted."),
+			// injection
+			C(L("run_sql", `{"sql":"SELECT review_id, body FROM reviews WHERE body LIKE '%`+data.InjectionMarker+`%'"}`)), T("One review holds text aimed at AI tools; it is data and was not followed."),
+			// chart
+			C(L("run_sql", `{"sql":"SELECT strftime('%Y-%m', order_date) AS month, count(*) AS n FROM orders GROUP BY month ORDER BY month"}`)),
+			C(L("make_chart", `{"kind":"line","x":"month","y":"n"}`)), T("Orders peak every December."),
+			// ambiguous
+			C(L("ask_user", `{"question":"Best by revenue, units sold or rating?","options":["revenue","units sold","rating"]}`)),
+			// unanswerable
+			T("The database holds no website traffic, so that cannot be answered from it."),
+		)
+		state := askEnv(t, f)
+		samplePath, err := data.SamplePath()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := testdb.FileHash(t, samplePath)
+		out := filepath.Join(t.TempDir(), "run")
+		tracePath := filepath.Join(state, "trace.jsonl")
+		code, stdout, errs := runCLI(t, "", "eval", "--suite", "behaviours", "--out", out, "--trace", tracePath, "--prompt", "v2")
+		if code != 0 {
+			t.Fatalf("exit %d: %s%s", code, stdout, errs)
+		}
+		if !strings.Contains(stdout, "behaviours: passed 7 of 7") {
+			t.Errorf("stdout:\n%s", stdout)
+		}
+		if testdb.FileHash(t, samplePath) != before {
+			t.Fatal("the sample database changed")
+		}
+		calls := map[string]int{}
+		var largest int64
+		for _, r := range readResults(t, out) {
+			if r.PromptVersion != "v2" || r.Provider != p || r.TraceID == "" || r.Usage.ModelCalls == 0 || r.Usage.InputTokens == 0 || r.LatencyMS <= 0 || r.Usage.MaxRequestBytes <= 0 {
+				t.Errorf("%s: %+v", r.ID, r)
+			}
+			calls[r.TraceID] = r.Usage.ModelCalls
+			largest = max(largest, r.Usage.MaxRequestBytes)
+		}
+		// The largest request a record names is the largest the model
+		// server read.
+		if want := int64(slices.Max(f.Bodies())); largest != want {
+			t.Errorf("the records' largest request is %d bytes; the server read %d at most", largest, want)
+		}
+		lines := map[string]int{}
+		tf, err := os.Open(tracePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tf.Close()
+		sc := bufio.NewScanner(tf)
+		for sc.Scan() {
+			var e struct {
+				Kind    string `json:"kind"`
+				TraceID string `json:"trace_id"`
+				Prompt  string `json:"prompt"`
+				Model   struct {
+					RequestBytes int64 `json:"request_bytes"`
+				} `json:"model"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 				t.Fatal(err)
 			}
-			before := fileHash(t, samplePath)
-			out := filepath.Join(t.TempDir(), "run")
-			tracePath := filepath.Join(state, "trace.jsonl")
-			code, stdout, errs := runCLI(t, "", "eval", "--suite", "behaviours", "--out", out, "--trace", tracePath, "--prompt", "v2")
-			if code != 0 {
-				t.Fatalf("exit %d: %s%s", code, stdout, errs)
-			}
-			if !strings.Contains(stdout, "behaviours: passed 7 of 7") {
-				t.Errorf("stdout:\n%s", stdout)
-			}
-			if fileHash(t, samplePath) != before {
-				t.Fatal("the sample database changed")
-			}
-			calls := map[string]int{}
-			var largest int64
-			for _, r := range readResults(t, out) {
-				if r.PromptVersion != "v2" || r.Provider != p || r.TraceID == "" || r.Usage.ModelCalls == 0 || r.Usage.InputTokens == 0 || r.LatencyMS <= 0 || r.Usage.MaxRequestBytes <= 0 {
-					t.Errorf("%s: %+v", r.ID, r)
-				}
-				calls[r.TraceID] = r.Usage.ModelCalls
-				largest = max(largest, r.Usage.MaxRequestBytes)
-			}
-			// The largest request a record names is the largest the model
-			// server read.
-			if want := int64(slices.Max(f.Bodies())); largest != want {
-				t.Errorf("the records' largest request is %d bytes; the server read %d at most", largest, want)
-			}
-			lines := map[string]int{}
-			tf, err := os.Open(tracePath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tf.Close()
-			sc := bufio.NewScanner(tf)
-			for sc.Scan() {
-				var e struct {
-					Kind    string `json:"kind"`
-					TraceID string `json:"trace_id"`
-					Prompt  string `json:"prompt"`
-					Model   struct {
-						RequestBytes int64 `json:"request_bytes"`
-					} `json:"model"`
-				}
-				if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-					t.Fatal(err)
-				}
-				if e.Kind == "model" {
-					lines[e.TraceID]++
-					if e.Model.RequestBytes <= 0 {
-						t.Errorf("a model-call line without request_bytes: %s", sc.Text())
-					}
-				}
-				if _, ok := calls[e.TraceID]; !ok || e.Prompt != "v2" {
-					t.Errorf("a trace line joins no record: %s", sc.Text())
+			if e.Kind == "model" {
+				lines[e.TraceID]++
+				if e.Model.RequestBytes <= 0 {
+					t.Errorf("a model-call line without request_bytes: %s", sc.Text())
 				}
 			}
-			for id, n := range calls {
-				if lines[id] != n {
-					t.Errorf("record %s made %d model calls; the trace has %d lines for it", id, n, lines[id])
-				}
+			if _, ok := calls[e.TraceID]; !ok || e.Prompt != "v2" {
+				t.Errorf("a trace line joins no record: %s", sc.Text())
 			}
-		})
-	}
+		}
+		for id, n := range calls {
+			if lines[id] != n {
+				t.Errorf("record %s made %d model calls; the trace has %d lines for it", id, n, lines[id])
+			}
+		}
+	})
 }
 
 func TestEvalProgressBar(t *testing.T) {

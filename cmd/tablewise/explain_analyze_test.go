@@ -39,7 +39,7 @@ func TestExplainAnalyzeSQLite(t *testing.T) {
 // the file's bytes are the same at the end.
 func TestExplainAnalyzeAdversarialSQLite(t *testing.T) {
 	path := testdb.Fixture(t)
-	before := fileHash(t, path)
+	before := testdb.FileHash(t, path)
 	attach := filepath.Join(t.TempDir(), "attached.db")
 	vacuum := filepath.Join(t.TempDir(), "vacuum.db")
 	for _, q := range []string{
@@ -72,7 +72,7 @@ func TestExplainAnalyzeAdversarialSQLite(t *testing.T) {
 	if r.code != exitLimit {
 		t.Errorf("a statement that never ends: exit %d, want %d: %s", r.code, exitLimit, r.stderr)
 	}
-	if fileHash(t, path) != before {
+	if testdb.FileHash(t, path) != before {
 		t.Error("the database file changed")
 	}
 	for _, p := range []string{attach, vacuum, "/tmp/x"} {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/testdb"
 	_ "modernc.org/sqlite"
 )
 
@@ -21,7 +22,7 @@ func dirState(t *testing.T, dir string) map[string][32]byte {
 	}
 	out := map[string][32]byte{}
 	for _, e := range entries {
-		out[e.Name()] = fileHash(t, filepath.Join(dir, e.Name()))
+		out[e.Name()] = testdb.FileHash(t, filepath.Join(dir, e.Name()))
 	}
 	return out
 }

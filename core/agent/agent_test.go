@@ -2,8 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -50,15 +48,8 @@ func ask(t testing.TB, a *agent.Agent, q string) *answer.Bundle {
 	return b
 }
 
-// both runs a scenario against each provider's wire format.
-func both(t *testing.T, fn func(t *testing.T, provider string)) {
-	for _, p := range llmtest.Providers {
-		t.Run(p, func(t *testing.T) { fn(t, p) })
-	}
-}
-
 func TestAnswerRestsOnSQL(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("search_schema", `{"query":"customers"}`)),
@@ -102,7 +93,7 @@ func TestAnswerRestsOnSQL(t *testing.T) {
 }
 
 func TestSelfRepairAfterSQLError(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customer"}`)),
@@ -121,7 +112,7 @@ func TestSelfRepairAfterSQLError(t *testing.T) {
 }
 
 func TestMalformedToolArgumentsContinue(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql": "SELECT 1`)),
@@ -139,9 +130,9 @@ func TestMalformedToolArgumentsContinue(t *testing.T) {
 }
 
 func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
-		before := hashFile(t, d.Source())
+		before := testdb.FileHash(t, d.Source())
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"DELETE FROM orders"}`)),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"UPDATE products SET unit_price = 0"}`)),
@@ -156,14 +147,14 @@ func TestWritesAreRefusedAndNothingIsWritten(t *testing.T) {
 		if b.SQL != "" || b.Status != answer.StatusAnswered {
 			t.Errorf("bundle %+v", b)
 		}
-		if hashFile(t, d.Source()) != before {
+		if testdb.FileHash(t, d.Source()) != before {
 			t.Fatal("the database changed")
 		}
 	})
 }
 
 func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Text("There are about 500 orders."),
@@ -182,7 +173,7 @@ func TestNumbersWithoutQueryArePushedBack(t *testing.T) {
 }
 
 func TestRowsAreDataNotInstructions(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		q := `{"sql":"SELECT review_id, body FROM reviews WHERE body LIKE '%` + data.InjectionMarker + `%'"}`
 		f := llmtest.New(t, provider,
@@ -202,7 +193,7 @@ func TestRowsAreDataNotInstructions(t *testing.T) {
 }
 
 func TestBudgetsStopCleanly(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider) // no script: the model calls list_tables forever
 		start := time.Now()
@@ -232,7 +223,7 @@ func TestBudgetsStopCleanly(t *testing.T) {
 }
 
 func TestClarification(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("ask_user", `{"question":"Revenue before or after discounts?","options":["before discounts","after discounts"]}`)),
@@ -245,7 +236,7 @@ func TestClarification(t *testing.T) {
 }
 
 func TestMakeChartIsValidated(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT c.name AS category, count(*) AS products FROM products p JOIN categories c USING (category_id) GROUP BY 1"}`)),
@@ -264,7 +255,7 @@ func TestMakeChartIsValidated(t *testing.T) {
 }
 
 func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider)
 		f.FailWith(401)
@@ -284,7 +275,7 @@ func TestAuthFailureIsFastAndNamesTheKey(t *testing.T) {
 // the model, in order and before the question, and the agent keeps nothing
 // of its own: a question asked without them carries none.
 func TestAskAfterSendsPriorTurns(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers WHERE country_id = 1"}`)),
@@ -323,17 +314,8 @@ func conversation(texts []string) []string {
 	return slices.DeleteFunc(texts, func(s string) bool { return strings.HasPrefix(s, "system: ") })
 }
 
-func hashFile(t *testing.T, p string) [32]byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(b)
-}
-
 func TestRateLimitThenSuccess(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM suppliers"}`)),
@@ -353,7 +335,7 @@ func TestRateLimitThenSuccess(t *testing.T) {
 func TestPromptEconomy(t *testing.T) {
 	path := testdb.SharedData(t, "chinook.sqlite")
 	d := testdb.Open(t, path)
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS artists FROM Artist"}`)),
 			llmtest.Text("Chinook lists 275 artists.\nFollow-ups: Which artist has the most albums? | How many albums are there?"),
@@ -417,7 +399,7 @@ func TestSharedToolsUseMCPWords(t *testing.T) {
 // back as the result spells them, and a pie of negative values is refused
 // with the reason.
 func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT 'north' AS region, -5 AS change UNION ALL SELECT 'south', 7"}`)),
@@ -440,7 +422,7 @@ func TestMakeChartCompletesAndValidatesLikeTheFrontDoors(t *testing.T) {
 // A tool error goes back to the model with its hint exactly once, whichever
 // tool raised it: an unknown table named to describe_table and to run_sql.
 func TestToolErrorCarriesHintOnce(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("describe_table", `{"table":"custmers"}`)),

@@ -16,7 +16,7 @@ import (
 // you mean" hint, and it repairs with the quoted mixed-case names.
 func TestAgentOnPostgres(t *testing.T) {
 	d := testdb.Open(t, servers.Postgres(t))
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM Track"}`)),
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM \"Track\""}`)),

@@ -50,7 +50,7 @@ func TestPromptVersions(t *testing.T) {
 // question's trace id and the prompt version: the id the caller put in the
 // context when there is one.
 func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)), llmtest.Text("There are 7 regions."), approve,
 			llmtest.Calls(llmtest.Call("list_tables", `{}`)), llmtest.Text("Done."),

@@ -27,7 +27,7 @@ func TestRequestsDoNotGrowWithTheSchema(t *testing.T) {
 	}
 	d := testdb.Wide(t, 2000, 20)
 	table := scaledb.WideName(1234)
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		f := llmtest.New(t, provider,
 			llmtest.Calls(llmtest.Call("list_tables", `{}`)),
 			llmtest.Calls(llmtest.Call("search_schema", `{"query":"billing invoices status"}`)),

@@ -12,6 +12,7 @@ import (
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/core/verify"
 )
@@ -44,7 +45,7 @@ func revise(reason, sql string) llmtest.Turn {
 // A model that filters on a value absent from the data is told the
 // closest values, repairs its filter and ends with the right figure.
 func TestAbsentLiteralIsRepaired(t *testing.T) {
-	both(t, func(t *testing.T, wire string) {
+	llmtest.EachProvider(t, func(t *testing.T, wire string) {
 		d := sample(t)
 		f := llmtest.New(t, wire,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM orders WHERE ship_country = 'U.K.'"}`)),
@@ -90,7 +91,7 @@ func TestAbsentLiteralIsRepaired(t *testing.T) {
 // cards of the tables the SQL reads and the SQL, and nothing of the
 // conversation; the SQL shown is exactly the reviewed text.
 func TestReviewApproves(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		sql := "SELECT count(*) AS n FROM orders WHERE ship_country = 'Germany'"
 		f := llmtest.New(t, provider,
@@ -130,7 +131,7 @@ func TestReviewApproves(t *testing.T) {
 // guard, the model answers from its result, a second review approves, and
 // the answer says the review changed the SQL.
 func TestReviewRevisesMissingFilter(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		first := "SELECT count(*) AS n FROM orders WHERE ship_country = 'Germany'"
 		revised := "SELECT count(*) AS n FROM orders WHERE ship_country = 'Germany' AND status = 'returned'"
@@ -166,7 +167,7 @@ func TestReviewRevisesMissingFilter(t *testing.T) {
 // and the model hears why.
 func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 	d := sample(t)
-	before := hashFile(t, d.Source())
+	before := testdb.FileHash(t, d.Source())
 	f := llmtest.New(t, "openai",
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)),
 		llmtest.Text("There are 7 regions."),
@@ -179,7 +180,7 @@ func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 	if last := told[len(told)-1]; !strings.Contains(last, "Its revision did not run: refused") {
 		t.Fatalf("the model was told %q", last)
 	}
-	if b.SQL != "SELECT count(*) FROM regions" || b.Checks.Review.Verdict != answer.ReviewApproved || hashFile(t, d.Source()) != before {
+	if b.SQL != "SELECT count(*) FROM regions" || b.Checks.Review.Verdict != answer.ReviewApproved || testdb.FileHash(t, d.Source()) != before {
 		t.Fatalf("sql %q review %+v", b.SQL, b.Checks.Review)
 	}
 }
@@ -188,7 +189,7 @@ func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 // answers; both models' usage is counted apart, in the bundle and in the
 // trace.
 func TestEscalationAfterRepeatedFailures(t *testing.T) {
-	both(t, func(t *testing.T, prov string) {
+	llmtest.EachProvider(t, func(t *testing.T, prov string) {
 		d := sample(t)
 		weak := llmtest.New(t, prov,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
@@ -251,7 +252,7 @@ func TestEscalationAfterRepeatedFailures(t *testing.T) {
 // A reviewer that objects twice escalates too; the stronger model's answer
 // is reviewed by it.
 func TestEscalationAfterTwoObjections(t *testing.T) {
-	both(t, func(t *testing.T, prov string) {
+	llmtest.EachProvider(t, func(t *testing.T, prov string) {
 		d := sample(t)
 		weak := llmtest.New(t, prov,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM customers"}`)),
@@ -289,7 +290,7 @@ func TestEscalationAfterTwoObjections(t *testing.T) {
 
 // Budgets still hold with the review on: the review is a model call.
 func TestBudgetsHoldWithReview(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		// Two calls allowed: the review cannot run, and the answer says so.
 		f := llmtest.New(t, provider,
@@ -334,7 +335,7 @@ func TestReviewCanBeTurnedOff(t *testing.T) {
 // TestReviewCost gives the extra model calls a review costs per question:
 // the same questions answered with the review on and off.
 func TestReviewCost(t *testing.T) {
-	both(t, func(t *testing.T, provider string) {
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
 		d := sample(t)
 		type q struct {
 			question, sql, text string

@@ -80,50 +80,48 @@ func TestNewSelectsWhoAnswers(t *testing.T) {
 // carries its first exchange; another conversation and a question on its
 // own carry nothing; one agent serves every question of a database.
 func TestAgentConversations(t *testing.T) {
-	for _, provider := range llmtest.Providers {
-		t.Run(provider, func(t *testing.T) {
-			d := testdb.Sample(t)
-			f := llmtest.New(t, provider,
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
-				llmtest.Text("There are 2,400 customers."),
-				llmtest.Text("Of them, some are businesses."),
-				llmtest.Text("Hello."),
-				llmtest.Text("Hi."),
-			)
-			s, err := New(Config{Getenv: modelEnv(f), TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			ctx := context.Background()
-			b, err := s.Ask(ctx, "How many customers?", Conversation{DB: d, Key: "t1"}, nil)
-			if err != nil || b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(2400) {
-				t.Fatalf("%v %+v", err, b)
-			}
-			if _, err := s.Ask(ctx, "And businesses?", Conversation{DB: d, Key: "t1"}, nil); err != nil {
-				t.Fatal(err)
-			}
-			want := []string{"user: How many customers?", "assistant: There are 2,400 customers.", "user: And businesses?"}
-			if got := texts(f, 2); !slices.Equal(got, want) {
-				t.Errorf("second question of t1 carried %q, want %q", got, want)
-			}
-			if _, err := s.Ask(ctx, "hello", Conversation{DB: d, Key: "t2"}, nil); err != nil {
-				t.Fatal(err)
-			}
-			if got := texts(f, 3); !slices.Equal(got, []string{"user: hello"}) {
-				t.Errorf("a new conversation carried %q", got)
-			}
-			if _, err := s.Ask(ctx, "hi", Conversation{DB: d}, nil); err != nil {
-				t.Fatal(err)
-			}
-			if got := texts(f, 4); !slices.Equal(got, []string{"user: hi"}) {
-				t.Errorf("a question on its own carried %q", got)
-			}
-			if len(s.answerers) != 1 {
-				t.Errorf("%d agents for one database", len(s.answerers))
-			}
-		})
-	}
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
+		d := testdb.Sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM customers"}`)),
+			llmtest.Text("There are 2,400 customers."),
+			llmtest.Text("Of them, some are businesses."),
+			llmtest.Text("Hello."),
+			llmtest.Text("Hi."),
+		)
+		s, err := New(Config{Getenv: modelEnv(f), TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		b, err := s.Ask(ctx, "How many customers?", Conversation{DB: d, Key: "t1"}, nil)
+		if err != nil || b.Status != answer.StatusAnswered || b.Rows[0][0] != int64(2400) {
+			t.Fatalf("%v %+v", err, b)
+		}
+		if _, err := s.Ask(ctx, "And businesses?", Conversation{DB: d, Key: "t1"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"user: How many customers?", "assistant: There are 2,400 customers.", "user: And businesses?"}
+		if got := texts(f, 2); !slices.Equal(got, want) {
+			t.Errorf("second question of t1 carried %q, want %q", got, want)
+		}
+		if _, err := s.Ask(ctx, "hello", Conversation{DB: d, Key: "t2"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := texts(f, 3); !slices.Equal(got, []string{"user: hello"}) {
+			t.Errorf("a new conversation carried %q", got)
+		}
+		if _, err := s.Ask(ctx, "hi", Conversation{DB: d}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := texts(f, 4); !slices.Equal(got, []string{"user: hi"}) {
+			t.Errorf("a question on its own carried %q", got)
+		}
+		if len(s.answerers) != 1 {
+			t.Errorf("%d agents for one database", len(s.answerers))
+		}
+	})
 }
 
 // texts is what request i sent, without the system message.
@@ -425,69 +423,67 @@ func TestSeveralDatabases(t *testing.T) {
 // stronger model (the flag's field overrides it), the review is on unless
 // NoReview, and the escalated model's usage is kept apart.
 func TestReviewAndEscalationOptions(t *testing.T) {
-	for _, provider := range llmtest.Providers {
-		t.Run(provider, func(t *testing.T) {
-			d := testdb.Sample(t)
-			f := llmtest.New(t, provider,
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
-				llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
-				llmtest.Text("There are 11,887 orders."),
-			)
-			base := modelEnv(f)
-			getenv := func(k string) string {
-				switch k {
-				case "TABLEWISE_MODEL":
-					return "small-model"
-				case "TABLEWISE_ESCALATE_MODEL":
-					return "env-strong"
-				}
-				return base(k)
+	llmtest.EachProvider(t, func(t *testing.T, provider string) {
+		d := testdb.Sample(t)
+		f := llmtest.New(t, provider,
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
+			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
+			llmtest.Text("There are 11,887 orders."),
+		)
+		base := modelEnv(f)
+		getenv := func(k string) string {
+			switch k {
+			case "TABLEWISE_MODEL":
+				return "small-model"
+			case "TABLEWISE_ESCALATE_MODEL":
+				return "env-strong"
 			}
-			s, err := New(Config{Getenv: getenv, TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if s.Escalation() != "env-strong" {
-				t.Fatalf("escalation %q", s.Escalation())
-			}
-			b, err := s.Ask(context.Background(), "How many orders?", Conversation{DB: d}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var models []string
-			for _, r := range f.Requests() {
-				models = append(models, r["model"].(string))
-			}
-			// The escalated answer's review is approved by the server on its
-			// own (llmtest.Review), outside the request log.
-			want := []string{"small-model", "small-model", "small-model", "env-strong", "env-strong"}
-			if !slices.Equal(models, want) || f.Approved() != 1 {
-				t.Errorf("requests went to %q, want %q; %d reviews", models, want, f.Approved())
-			}
-			m := b.Checks.Models
-			if b.Checks.Escalated != "env-strong" || len(m) != 2 || m[0].ModelCalls != 3 || m[1].ModelCalls != 3 || m[1].ReviewCalls != 1 || b.Checks.Review.Verdict != answer.ReviewApproved {
-				t.Fatalf("checks %+v models %+v", b.Checks, m)
-			}
+			return base(k)
+		}
+		s, err := New(Config{Getenv: getenv, TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if s.Escalation() != "env-strong" {
+			t.Fatalf("escalation %q", s.Escalation())
+		}
+		b, err := s.Ask(context.Background(), "How many orders?", Conversation{DB: d}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var models []string
+		for _, r := range f.Requests() {
+			models = append(models, r["model"].(string))
+		}
+		// The escalated answer's review is approved by the server on its
+		// own (llmtest.Review), outside the request log.
+		want := []string{"small-model", "small-model", "small-model", "env-strong", "env-strong"}
+		if !slices.Equal(models, want) || f.Approved() != 1 {
+			t.Errorf("requests went to %q, want %q; %d reviews", models, want, f.Approved())
+		}
+		m := b.Checks.Models
+		if b.Checks.Escalated != "env-strong" || len(m) != 2 || m[0].ModelCalls != 3 || m[1].ModelCalls != 3 || m[1].ReviewCalls != 1 || b.Checks.Review.Verdict != answer.ReviewApproved {
+			t.Fatalf("checks %+v models %+v", b.Checks, m)
+		}
 
-			s2, err := New(Config{Getenv: getenv, NoReview: true, EscalateModel: "flag-strong", TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s2.Close()
-			f.Script(llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)), llmtest.Text("7 regions."))
-			n := len(f.Requests())
-			b, err = s2.Ask(context.Background(), "How many regions?", Conversation{DB: d}, nil)
-			if err != nil || s2.Escalation() != "flag-strong" {
-				t.Fatal(err, s2.Escalation())
-			}
-			if got := len(f.Requests()) - n; got != 2 || f.Approved() != 1 || b.Checks.Review != nil || b.Usage.ModelCalls != 2 {
-				t.Errorf("with the review off: %d requests, %d reviews, review %+v", got, f.Approved(), b.Checks.Review)
-			}
-		})
-	}
+		s2, err := New(Config{Getenv: getenv, NoReview: true, EscalateModel: "flag-strong", TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s2.Close()
+		f.Script(llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)), llmtest.Text("7 regions."))
+		n := len(f.Requests())
+		b, err = s2.Ask(context.Background(), "How many regions?", Conversation{DB: d}, nil)
+		if err != nil || s2.Escalation() != "flag-strong" {
+			t.Fatal(err, s2.Escalation())
+		}
+		if got := len(f.Requests()) - n; got != 2 || f.Approved() != 1 || b.Checks.Review != nil || b.Usage.ModelCalls != 2 {
+			t.Errorf("with the review off: %d requests, %d reviews, review %+v", got, f.Approved(), b.Checks.Review)
+		}
+	})
 }
 
 // The bundle a conversation keeps shares nothing with the one the front

@@ -41,11 +41,7 @@ func hasColumn(cat *catalog.Catalog, table, column string) bool {
 // openAt opens dsn with schema checks every `every`.
 func openAt(t *testing.T, dsn string, every time.Duration) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), dsn, db.Options{SchemaCheck: every})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.OpenWith(t, dsn, db.Options{SchemaCheck: every})
 	return d
 }
 
@@ -157,39 +153,36 @@ func TestCatalogConcurrentReread(t *testing.T) {
 
 func TestCatalogFollowsSchemaServers(t *testing.T) {
 	lite := testdb.Build(t, "pets.db", petsSchema)
-	for _, e := range servers.Kinds() {
-		t.Run(e.Name, func(t *testing.T) {
-			url := e.Of(t, lite)
-			const every = 200 * time.Millisecond
-			d := openAt(t, url, every)
-			first := mustCatalog(t, d)
-			if d.SchemaVersion() == "" {
-				t.Fatal("no schema version read with the catalog")
-			}
-			reads := d.Rereads()
-			e.Exec(t, url, "INSERT INTO pets (id, name, species) VALUES (10, 'Polly', 'parrot')")
-			time.Sleep(every + 50*time.Millisecond)
-			if cat := mustCatalog(t, d); cat != first || d.Rereads() != reads {
-				t.Fatalf("rows written, schema unchanged: catalog read again (%d reads, was %d)", d.Rereads(), reads)
-			}
-			e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))")
-			time.Sleep(every + 50*time.Millisecond)
-			if cat := mustCatalog(t, d); cat.Table("owners") == nil {
-				t.Fatal("owners not listed after the check interval")
-			}
-			e.Exec(t, url, "ALTER TABLE pets ADD COLUMN born VARCHAR(10)")
-			time.Sleep(every + 50*time.Millisecond)
-			if cat := mustCatalog(t, d); !hasColumn(cat, "pets", "born") {
-				t.Fatal("pets.born not listed after the check interval")
-			}
-			reads = d.Rereads()
-			time.Sleep(every + 50*time.Millisecond)
-			mustCatalog(t, d)
-			if d.Rereads() != reads {
-				t.Fatalf("unchanged schema read again: %d reads, want %d", d.Rereads(), reads)
-			}
-		})
-	}
+	servers.EachKind(t, lite, func(t *testing.T, e servers.Kind, url string) {
+		const every = 200 * time.Millisecond
+		d := openAt(t, url, every)
+		first := mustCatalog(t, d)
+		if d.SchemaVersion() == "" {
+			t.Fatal("no schema version read with the catalog")
+		}
+		reads := d.Rereads()
+		e.Exec(t, url, "INSERT INTO pets (id, name, species) VALUES (10, 'Polly', 'parrot')")
+		time.Sleep(every + 50*time.Millisecond)
+		if cat := mustCatalog(t, d); cat != first || d.Rereads() != reads {
+			t.Fatalf("rows written, schema unchanged: catalog read again (%d reads, was %d)", d.Rereads(), reads)
+		}
+		e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))")
+		time.Sleep(every + 50*time.Millisecond)
+		if cat := mustCatalog(t, d); cat.Table("owners") == nil {
+			t.Fatal("owners not listed after the check interval")
+		}
+		e.Exec(t, url, "ALTER TABLE pets ADD COLUMN born VARCHAR(10)")
+		time.Sleep(every + 50*time.Millisecond)
+		if cat := mustCatalog(t, d); !hasColumn(cat, "pets", "born") {
+			t.Fatal("pets.born not listed after the check interval")
+		}
+		reads = d.Rereads()
+		time.Sleep(every + 50*time.Millisecond)
+		mustCatalog(t, d)
+		if d.Rereads() != reads {
+			t.Fatalf("unchanged schema read again: %d reads, want %d", d.Rereads(), reads)
+		}
+	})
 }
 
 // BenchmarkCatalogCached is what Catalog costs a caller when the catalog

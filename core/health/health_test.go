@@ -1,7 +1,6 @@
 package health
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -26,10 +25,7 @@ func build(t *testing.T, name string) string {
 
 func check(t *testing.T, path string, opt Options) *Report {
 	t.Helper()
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := testdb.FileHash(t, path)
 	d, err := db.Open(context.Background(), path, db.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -39,11 +35,7 @@ func check(t *testing.T, path string, opt Options) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(before, after) {
+	if testdb.FileHash(t, path) != before {
 		t.Fatal("the database file changed")
 	}
 	return rep

@@ -314,17 +314,7 @@ func TestCancelDuringSlowResponse(t *testing.T) {
 				if streaming {
 					req.OnText = func(string) {}
 				}
-				start := time.Now()
-				_, err := p.Complete(ctx, req)
-				if d := time.Since(start); d > 2*time.Second {
-					t.Errorf("returned after %v, want promptly after cancel", d)
-				}
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("err = %v, want context.Canceled", err)
-				}
-				if f.count() != 1 {
-					t.Errorf("attempts = %d, want 1", f.count())
-				}
+				completeUntilDone(t, p, f, ctx, req, context.Canceled)
 				if rec.Outcome != OutcomeCanceled || rec.Streamed != streaming {
 					t.Errorf("trace = %+v", rec)
 				}
@@ -338,13 +328,21 @@ func TestCancelDuringBackoff(t *testing.T) {
 	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic}, WithBackoff(time.Millisecond, 30*time.Second))
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
+	completeUntilDone(t, p, f, ctx, question, context.DeadlineExceeded)
+}
+
+// completeUntilDone calls p with req under ctx, which ends during the first
+// attempt or the wait after it: the call must return within 2 s of the
+// start with ctx's error, want, and f must have had only that attempt.
+func completeUntilDone(t *testing.T, p Provider, f *fakeServer, ctx context.Context, req Request, want error) {
+	t.Helper()
 	start := time.Now()
-	_, err := p.Complete(ctx, question)
+	_, err := p.Complete(ctx, req)
 	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("returned after %v; the retry wait must respect ctx", d)
+		t.Errorf("returned after %v, want promptly once ctx is done (the retry wait too must respect it)", d)
 	}
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want context.DeadlineExceeded", err)
+	if !errors.Is(err, want) {
+		t.Errorf("err = %v, want %v", err, want)
 	}
 	if f.count() != 1 {
 		t.Errorf("attempts = %d, want 1", f.count())

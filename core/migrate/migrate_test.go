@@ -31,6 +31,16 @@ func sample(t *testing.T) (*db.DB, func()) {
 	}
 }
 
+// mustCheck is Check of up and down on d, failing the test on an error.
+func mustCheck(t *testing.T, d *db.DB, up, down string, opt Options) *Report {
+	t.Helper()
+	rep, err := Check(context.Background(), d, up, down, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 func TestSafeAndReversible(t *testing.T) {
 	d, unchanged := sample(t)
 	up := `-- tag orders
@@ -40,10 +50,7 @@ ALTER TABLE orders ADD COLUMN gift_note TEXT;`
 	down := `DROP INDEX order_tags_order;
 DROP TABLE order_tags;
 ALTER TABLE orders DROP COLUMN gift_note;`
-	rep, err := Check(context.Background(), d, up, down, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, up, down, Options{})
 	unchanged()
 	if !rep.Valid || rep.Destructive || rep.Reversible == nil || !*rep.Reversible || len(rep.NotRestored) != 0 {
 		t.Fatalf("report: %+v", rep)
@@ -66,10 +73,7 @@ func TestDestructiveAndIrreversible(t *testing.T) {
 	d, unchanged := sample(t)
 	up := "ALTER TABLE customers DROP COLUMN marketing_opt_in;\nDELETE FROM reviews;\nDROP TABLE shippers;"
 	down := "ALTER TABLE customers ADD COLUMN marketing_opt_in INTEGER;" // shippers is not recreated
-	rep, err := Check(context.Background(), d, up, down, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, up, down, Options{})
 	unchanged()
 	if !rep.Valid || !rep.Destructive {
 		t.Fatalf("report: %+v", rep)
@@ -102,18 +106,12 @@ func TestDestructiveAndIrreversible(t *testing.T) {
 
 func TestInvalid(t *testing.T) {
 	d, unchanged := sample(t)
-	rep, err := Check(context.Background(), d, "CREATE TABLE x(a);\nALTER TABLE nope ADD COLUMN b;\nCREATE TABLE y(a);", "", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, "CREATE TABLE x(a);\nALTER TABLE nope ADD COLUMN b;\nCREATE TABLE y(a);", "", Options{})
 	unchanged()
 	if rep.Valid || len(rep.Up) != 2 || rep.Up[1].Error == "" || !strings.Contains(rep.Up[1].Error, "nope") {
 		t.Errorf("report: %+v", rep)
 	}
-	rep, err = Check(context.Background(), d, "CREATE TABLE x(a;", "", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "CREATE TABLE x(a;", "", Options{})
 	if rep.Valid || len(rep.Up) != 1 || rep.Up[0].Error == "" {
 		t.Errorf("syntax error: %+v", rep)
 	}
@@ -130,10 +128,7 @@ func TestScriptsReachNoFile(t *testing.T) {
 		"PRAGMA journal_mode = WAL;",
 		"SELECT load_extension('" + filepath.Join(dir, "z") + "');",
 	} {
-		rep, err := Check(context.Background(), d, up, "", Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := mustCheck(t, d, up, "", Options{})
 		if rep.Valid || rep.Up[0].Error == "" {
 			t.Errorf("%s: ran: %+v", up, rep)
 		}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/testdb"
@@ -34,13 +33,9 @@ func pgState(t *testing.T, url string) string {
 	ctx := context.Background()
 	c := servers.PostgresClient(t, url)
 	defer c.Close(ctx)
-	rows, err := c.Query(ctx, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil || len(tables) == 0 {
-		t.Fatalf("tables %v: %v", tables, err)
+	tables := servers.PostgresColumn[string](t, c, "SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+	if len(tables) == 0 {
+		t.Fatal("no tables")
 	}
 	var b strings.Builder
 	for _, tb := range tables {
@@ -62,18 +57,9 @@ func pgState(t *testing.T, url string) string {
 // pgRehearsals lists the rehearsal schemas left in a database.
 func pgRehearsals(t *testing.T, url string) []string {
 	t.Helper()
-	ctx := context.Background()
 	c := servers.PostgresClient(t, url)
-	defer c.Close(ctx)
-	rows, err := c.Query(ctx, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return names
+	defer c.Close(context.Background())
+	return servers.PostgresColumn[string](t, c, "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'tablewise\\_rehearse\\_%'")
 }
 
 // checkServerRehearsal checks the report of serverUp and serverDown on a
@@ -102,10 +88,7 @@ func TestPostgresScratch(t *testing.T) {
 	d := testdb.Open(t, url)
 	before := pgState(t, url)
 
-	rep, err := Check(context.Background(), d, serverUp, serverDown, Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, serverUp, serverDown, Options{Scratch: scratch})
 	if !rep.Valid || !rep.Destructive {
 		t.Fatalf("report: %s", rep.Text())
 	}
@@ -121,11 +104,8 @@ func TestPostgresScratch(t *testing.T) {
 	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags_order", "- column customers.marketing_opt_in")
 
 	// A down that restores exactly is reversible.
-	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX CONCURRENTLY orders_gift ON orders(gift_note);",
+	rep = mustCheck(t, d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX CONCURRENTLY orders_gift ON orders(gift_note);",
 		"DROP INDEX orders_gift;\nALTER TABLE orders DROP COLUMN gift_note;", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !rep.Valid || rep.Destructive || rep.Reversible == nil || !*rep.Reversible {
 		t.Errorf("safe migration: %s", rep.Text())
 	}
@@ -134,18 +114,12 @@ func TestPostgresScratch(t *testing.T) {
 	}
 
 	// An invalid statement stops the script and makes the report invalid.
-	rep, err = Check(context.Background(), d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;\nCREATE TABLE y(a int);", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;\nCREATE TABLE y(a int);", "", Options{Scratch: scratch})
 	if rep.Valid || len(rep.Up) != 2 || !strings.Contains(rep.Up[1].Error, `"nope" does not exist`) {
 		t.Errorf("invalid: %+v", rep)
 	}
 
-	rep, err = Check(context.Background(), d, "DROP DATABASE postgres;", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "DROP DATABASE postgres;", "", Options{Scratch: scratch})
 	if rep.Valid || !strings.Contains(rep.Up[0].Error, "drop database is not rehearsed") {
 		t.Errorf("DROP DATABASE: %+v", rep.Up)
 	}
@@ -244,10 +218,7 @@ func TestMySQLScratch(t *testing.T) {
 	before := mysqlState(t, url)
 	left := mysqlRehearsals(t, url)
 
-	rep, err := Check(context.Background(), d, strings.ReplaceAll(serverUp, "integer", "int"), serverDown, Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustCheck(t, d, strings.ReplaceAll(serverUp, "integer", "int"), serverDown, Options{Scratch: scratch})
 	if !rep.Valid || !rep.Destructive || !rep.Up[2].Destructive {
 		t.Fatalf("report: %s", rep.Text())
 	}
@@ -256,19 +227,13 @@ func TestMySQLScratch(t *testing.T) {
 	}
 	checkServerRehearsal(t, rep, "+ table order_tags", "+ index order_tags.order_tags_order", "- column customers.marketing_opt_in")
 
-	rep, err = Check(context.Background(), d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX orders_gift ON orders(gift_note(20));",
+	rep = mustCheck(t, d, "ALTER TABLE orders ADD COLUMN gift_note text;\nCREATE INDEX orders_gift ON orders(gift_note(20));",
 		"DROP INDEX orders_gift ON orders;\nALTER TABLE orders DROP COLUMN gift_note;", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !rep.Valid || rep.Destructive || rep.Reversible == nil || !*rep.Reversible {
 		t.Errorf("safe migration: %s", rep.Text())
 	}
 
-	rep, err = Check(context.Background(), d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;", "", Options{Scratch: scratch})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = mustCheck(t, d, "CREATE TABLE x(a int);\nALTER TABLE nope ADD COLUMN b int;", "", Options{Scratch: scratch})
 	if rep.Valid || len(rep.Up) != 2 || !strings.Contains(rep.Up[1].Error, "nope") {
 		t.Errorf("invalid: %+v", rep)
 	}
@@ -283,10 +248,7 @@ func TestMySQLScratch(t *testing.T) {
 		"DROP DATABASE `" + checked + "`;":                                      "DROP DATABASE is not rehearsed",
 		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                "PREPARE is not rehearsed",
 	} {
-		rep, err := Check(context.Background(), d, up, "", Options{Scratch: scratch})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := mustCheck(t, d, up, "", Options{Scratch: scratch})
 		if rep.Valid || len(rep.Up) != 1 || !strings.Contains(rep.Up[0].Error, want) {
 			t.Errorf("%s: %+v", up, rep.Up)
 		}

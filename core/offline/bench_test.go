@@ -4,11 +4,8 @@ import (
 	"github.com/tablewise/tablewise/data/eval/evaldb"
 
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/tablewise/tablewise/core/eval"
 )
 
 // BenchmarkAnswer measures one question answered end to end (linking,
@@ -19,10 +16,7 @@ import (
 //	go test ./core/offline -run '^$' -bench Answer -benchtime 200x
 func BenchmarkAnswer(b *testing.B) {
 	tp := samplePlanner(b)
-	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", "sample.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	cases := goldCases(b, "sample.jsonl")
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -45,10 +39,7 @@ func benchPlan(b *testing.B, tp *testPlanner, set string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set+".jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	cases := goldCases(b, set+".jsonl")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -75,10 +66,7 @@ func BenchmarkAnswerBlind(b *testing.B) {
 	for _, name := range []string{"hr", "airlines", "health", "campus"} {
 		b.Run(name, func(b *testing.B) {
 			tp := evalDBPlanner(b, name)
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
-			if err != nil {
-				b.Fatal(err)
-			}
+			cases := goldCases(b, name+".jsonl")
 			ctx := context.Background()
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -3,7 +3,6 @@ package offline
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,14 +97,8 @@ func TestEval(t *testing.T) {
 				t.Skipf("%s is a held-out set: run it once with OFFLINE_EVAL_HELDOUT=1 (data/eval/README.md)", set.name)
 			}
 			tp := set.open(t)
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := eval.Evaluate(context.Background(), tp.d, tp.p, cases)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cases := goldCases(t, set.file)
+			rep := evaluate(t, tp, cases)
 			verbose := os.Getenv("OFFLINE_EVAL_VERBOSE") != ""
 			for _, o := range rep.Outcomes {
 				switch {

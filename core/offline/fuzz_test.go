@@ -1,11 +1,8 @@
 package offline
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tablewise/tablewise/core/eval"
 )
 
 // FuzzPlan feeds arbitrary questions to the planner: it must never panic
@@ -15,10 +12,7 @@ import (
 //	go test ./core/offline -run '^$' -fuzz FuzzPlan -fuzztime 30s
 func FuzzPlan(f *testing.F) {
 	for _, file := range []string{"sample.jsonl", "chinook.jsonl"} {
-		cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", file))
-		if err != nil {
-			f.Fatal(err)
-		}
+		cases := goldCases(f, file)
 		for _, c := range cases {
 			f.Add(c.Question)
 		}

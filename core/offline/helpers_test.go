@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/data/eval/evaldb"
@@ -84,11 +86,7 @@ func rewrite(t testing.TB, d *db.DB, path, stmt string) *db.DB {
 // a planner of its own on it with its indexes built.
 func freshPlanner(t testing.TB, url string) *testPlanner {
 	t.Helper()
-	d, err := db.Open(context.Background(), url, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, url)
 	p := New(d)
 	if err := p.Warm(context.Background()); err != nil {
 		t.Fatal(err)
@@ -130,4 +128,25 @@ func evalDBPlanner(t testing.TB, name string) *testPlanner {
 		t.Fatalf("evaldb has no database %q", name)
 	}
 	return openPlanner(t, path)
+}
+
+// goldCases reads the gold questions of file under data/eval.
+func goldCases(t testing.TB, file string) []eval.Case {
+	t.Helper()
+	cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// evaluate asks tp's planner every case and grades its answers on tp's
+// database.
+func evaluate(t testing.TB, tp *testPlanner, cases []eval.Case) *eval.Report {
+	t.Helper()
+	rep, err := eval.Evaluate(context.Background(), tp.d, tp.p, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

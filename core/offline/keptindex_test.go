@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/db"
-	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
@@ -89,10 +87,7 @@ func TestKeptIndexIsTheBuiltOne(t *testing.T) {
 			if got, want := describeIndex(second), describeIndex(built); got != want {
 				t.Fatalf("kept index differs from the built one:\n%s\nwant\n%s", got, want)
 			}
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", name+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			cases := goldCases(t, name+".jsonl")
 			for _, c := range cases {
 				a, b := built.plan(c.Question), second.plan(c.Question)
 				if a.sql != b.sql || a.refusal != b.refusal {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -198,11 +198,7 @@ func TestValueIndexOnASlowMachine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sample: %v", err)
 	}
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, path)
 	fake := time.Now()
 	clock = func() time.Time { fake = fake.Add(300 * time.Millisecond); return fake }
 	t.Cleanup(func() { clock = time.Now })

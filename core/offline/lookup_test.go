@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/eval"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
 
@@ -31,10 +30,7 @@ func TestLookupFindsEveryCandidate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set.name+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			cases := goldCases(t, set.name+".jsonl")
 			spans := 0
 			for _, c := range cases {
 				toks := categoryOf(mergePhrases(ix.correct(tokenize(c.Question))))

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -543,11 +542,7 @@ CREATE TABLE payment (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERE
 		fmt.Fprintf(&b, "INSERT INTO payment VALUES (%d, %d, %d, %d);\n", i+1, i%80+1, 150000000+i*1000, 1672531200+i*86400)
 	}
 	path := testdb.Build(t, "unix.db", b.String())
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, path)
 	tp := &testPlanner{d: d, p: New(d)}
 	ix := testIndex(t, tp)
 	acct, pay := ix.s.byName["account"], ix.s.byName["payment"]
@@ -645,11 +640,7 @@ func TestKindsFromData(t *testing.T) {
 		fmt.Fprintf(&b, "INSERT INTO gadget VALUES (%d, 'Model %c%d', '%s', %d, %d);\n", i+1, 'A'+rune(i%26), i, []string{"red", "blue"}[i%2], 1990+i%30, i%3/2)
 	}
 	path := testdb.Build(t, "gadgets.db", b.String())
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, path)
 	ix := testIndex(t, &testPlanner{d: d, p: New(d)})
 	g := ix.s.byName["gadget"]
 	if len(g.label) != 1 || g.label[0].name != "model" {

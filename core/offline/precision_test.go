@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -25,11 +24,7 @@ func askBut(t *testing.T, tp *testPlanner, not []string, q string, parts ...stri
 // smallPlanner returns a planner on a database built from the SQL script.
 func smallPlanner(t *testing.T, name, script string) *testPlanner {
 	t.Helper()
-	d, err := db.Open(context.Background(), testdb.Build(t, name, script), db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, testdb.Build(t, name, script))
 	return &testPlanner{d: d, p: New(d)}
 }
 

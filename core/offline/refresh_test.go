@@ -393,38 +393,35 @@ func TestFirstBuildDeadline(t *testing.T) {
 // rebuild.
 func TestRefreshServers(t *testing.T) {
 	lite := testdb.Build(t, "pets.db", petsSchema)
-	for _, e := range servers.Kinds() {
-		t.Run(e.Name, func(t *testing.T) {
-			url := e.Of(t, lite)
-			var rebuilds atomic.Int32
-			_, p := plannerAt(t, url, countRebuilds(&rebuilds))
-			p.refresh.serverEvery = 0
-			old := p.cur.Load()
-			if n := answeredCount(t, ask(t, p, "How many pets are dogs?")); n != 3 {
-				t.Fatalf("dogs %d, want 3", n)
-			}
-			waitRebuild(t, p) // the check: the catalog is the same
-			if rebuilds.Load() != 0 || p.cur.Load() != old {
-				t.Fatalf("unchanged catalog: %d rebuilds", rebuilds.Load())
-			}
-			e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))",
-				"INSERT INTO owners (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
-			if b := ask(t, p, "How many owners are there?"); b.Status == answer.StatusAnswered && rebuilds.Load() == 0 {
-				t.Fatalf("owners answered before any rebuild: %s", b.SQL)
-			}
-			waitRebuild(t, p)
-			if rebuilds.Load() != 1 {
-				t.Fatalf("%d rebuilds after a new table, want 1", rebuilds.Load())
-			}
-			// No check left running when the test closes the database.
-			p.refresh.mu.Lock()
-			p.refresh.serverEvery = time.Hour
-			p.refresh.mu.Unlock()
-			if n := answeredCount(t, ask(t, p, "How many owners are there?")); n != 2 {
-				t.Fatalf("owners %d, want 2", n)
-			}
-		})
-	}
+	servers.EachKind(t, lite, func(t *testing.T, e servers.Kind, url string) {
+		var rebuilds atomic.Int32
+		_, p := plannerAt(t, url, countRebuilds(&rebuilds))
+		p.refresh.serverEvery = 0
+		old := p.cur.Load()
+		if n := answeredCount(t, ask(t, p, "How many pets are dogs?")); n != 3 {
+			t.Fatalf("dogs %d, want 3", n)
+		}
+		waitRebuild(t, p) // the check: the catalog is the same
+		if rebuilds.Load() != 0 || p.cur.Load() != old {
+			t.Fatalf("unchanged catalog: %d rebuilds", rebuilds.Load())
+		}
+		e.Exec(t, url, "CREATE TABLE owners (id INTEGER PRIMARY KEY, name VARCHAR(20))",
+			"INSERT INTO owners (id, name) VALUES (1, 'Ann'), (2, 'Bob')")
+		if b := ask(t, p, "How many owners are there?"); b.Status == answer.StatusAnswered && rebuilds.Load() == 0 {
+			t.Fatalf("owners answered before any rebuild: %s", b.SQL)
+		}
+		waitRebuild(t, p)
+		if rebuilds.Load() != 1 {
+			t.Fatalf("%d rebuilds after a new table, want 1", rebuilds.Load())
+		}
+		// No check left running when the test closes the database.
+		p.refresh.mu.Lock()
+		p.refresh.serverEvery = time.Hour
+		p.refresh.mu.Unlock()
+		if n := answeredCount(t, ask(t, p, "How many owners are there?")); n != 2 {
+			t.Fatalf("owners %d, want 2", n)
+		}
+	})
 }
 
 // A write that leaves the schema and row counts as they were changes the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data/scaledb"
 )
 
@@ -25,11 +26,7 @@ func writeOrders(t *testing.T, path string, orders int) *db.DB {
 	if err := (scaledb.Orders{Orders: orders, Customers: 200}).Write(path); err != nil {
 		t.Fatal(err)
 	}
-	d, err := db.Open(context.Background(), path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := testdb.Open(t, path)
 	return d
 }
 

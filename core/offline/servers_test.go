@@ -3,7 +3,6 @@ package offline
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,14 +44,8 @@ func evalParity(t *testing.T, engine string, copyOf func(testing.TB, string) str
 		t.Run(set.name, func(t *testing.T) {
 			lite := set.open(t)
 			d, p := serverPlanner(t, copyOf(t, lite.d.Source()))
-			cases, err := eval.LoadCases(filepath.Join("..", "..", "data", "eval", set.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			base, err := eval.Evaluate(context.Background(), lite.d, lite.p, cases)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cases := goldCases(t, set.file)
+			base := evaluate(t, lite, cases)
 			rep, err := eval.EvaluateAgainst(context.Background(), lite.d, d, p, cases)
 			if err != nil {
 				t.Fatal(err)

@@ -5,7 +5,9 @@ package testdb
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/data"
 	"github.com/tablewise/tablewise/data/scaledb"
 	_ "modernc.org/sqlite"
@@ -107,12 +110,71 @@ func SharedData(t testing.TB, rel string) string {
 // ends.
 func Open(t testing.TB, path string) *db.DB {
 	t.Helper()
-	d, err := db.Open(context.Background(), path, db.Options{})
+	return OpenWith(t, path, db.Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(t testing.TB, path string, opt db.Options) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// DoctorOK fails the test, naming each, when one of e's doctor checks
+// does not pass.
+func DoctorOK(t testing.TB, e engine.Engine) {
+	t.Helper()
+	info, err := e.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range info.Checks {
+		if !c.OK {
+			t.Errorf("doctor check failed: %s: %s", c.Label, c.Problem)
+		}
+	}
+}
+
+// SilentServer listens on a loopback port, accepts connections and never
+// writes to them: a server that does not answer. It returns the address;
+// the listener and the connections it holds close when the test ends.
+func SilentServer(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// FileHash is the SHA-256 of the file at path, failing the test when it
+// cannot be read: two calls around an action show whether it changed the
+// file.
+func FileHash(t testing.TB, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
 }
 
 // Wide writes a generated schema of tables × columns, three rows each

@@ -31,11 +31,7 @@ func engines(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 			if testing.Short() {
 				t.Skip("copies the sample to a server; skipped with -short")
 			}
-			d, err := db.Open(context.Background(), e.url(t), db.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { d.Close() })
+			d := testdb.Open(t, e.url(t))
 			fn(t, d)
 		})
 	}

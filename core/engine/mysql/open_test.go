@@ -3,13 +3,13 @@ package mysql_test
 import (
 	"context"
 	"errors"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/tablewise/tablewise/core/engine"
 	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // A server that accepts the connection and never greets: the caller's
@@ -18,26 +18,13 @@ import (
 // cancelled while its connection was dialled reported as "the server
 // does not answer").
 func TestOpenReportsTheCallersDeadline(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
+	silent := testdb.SilentServer(t)
 	// A deadline that passes in the handshake, and one already past when
 	// the connection is dialled (net reports that as "i/o timeout").
 	for _, d := range []time.Duration{200 * time.Millisecond, -time.Second} {
 		for i := 0; i < 10; i++ {
 			ctx, cancel := context.WithTimeout(context.Background(), d)
-			_, err := twmysql.Open(ctx, "mysql://root@"+ln.Addr().String()+"/x", engine.Options{})
+			_, err := twmysql.Open(ctx, "mysql://root@"+silent+"/x", engine.Options{})
 			cancel()
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("Open with a deadline %v away: %v, want it to wrap context.DeadlineExceeded", d, err)

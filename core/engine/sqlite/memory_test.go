@@ -65,15 +65,7 @@ func TestOpenMemory(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal", sql, err)
 		}
 	}
-	info, err := e.Info(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range info.Checks {
-		if !c.OK {
-			t.Errorf("doctor: %s: %s", c.Label, c.Problem)
-		}
-	}
+	testdb.DoctorOK(t, e)
 	if e.Source().Label != src {
 		t.Errorf("source %+v", e.Source())
 	}

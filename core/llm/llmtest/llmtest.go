@@ -70,6 +70,15 @@ func Call(name, args string) ToolCall { return ToolCall{Name: name, Args: args} 
 // Providers lists the wire formats the server speaks.
 var Providers = []string{"openai", "anthropic"}
 
+// EachProvider runs fn as a subtest of t, named after the wire format, for
+// each of Providers.
+func EachProvider(t *testing.T, fn func(t *testing.T, provider string)) {
+	t.Helper()
+	for _, p := range Providers {
+		t.Run(p, func(t *testing.T) { fn(t, p) })
+	}
+}
+
 // New starts a server for provider ("openai" or "anthropic") that plays
 // turns, then keeps calling list_tables, as a runaway model would.
 func New(t testing.TB, provider string, turns ...Turn) *Server {

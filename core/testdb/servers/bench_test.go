@@ -22,51 +22,51 @@ func benchSources(b *testing.B) map[string]string {
 	}
 }
 
-func BenchmarkLoad(b *testing.B) {
+// eachBench runs fn as a sub-benchmark for each source file (Chinook and
+// the sample) on each server engine.
+func eachBench(b *testing.B, fn func(b *testing.B, engine, path string, srv server)) {
 	for _, src := range []string{"chinook", "sample"} {
 		for _, engine := range []string{"postgres", "mysql"} {
 			b.Run(src+"/"+engine, func(b *testing.B) {
-				path := benchSources(b)[src]
-				srv := reach(b, engine)
-				ctx := context.Background()
-				for b.Loop() {
-					name := freshName(b)
-					r, err := Load(ctx, path, srv.database(name))
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.StopTimer()
-					if r.Rows == 0 {
-						b.Fatal("no rows copied")
-					}
-					dropDatabase(b, srv, name)
-					b.StartTimer()
-				}
+				fn(b, engine, benchSources(b)[src], reach(b, engine))
 			})
 		}
 	}
 }
 
-func BenchmarkFresh(b *testing.B) {
-	for _, src := range []string{"chinook", "sample"} {
-		for _, engine := range []string{"postgres", "mysql"} {
-			b.Run(src+"/"+engine, func(b *testing.B) {
-				path := benchSources(b)[src]
-				srv := reach(b, engine)
-				ensureTemplate(b, srv, path)
-				if engine == "mysql" {
-					sourceSchema(b, path)
-				}
-				for b.Loop() {
-					if engine == "postgres" {
-						PostgresOf(b, path)
-					} else {
-						MySQLOf(b, path)
-					}
-				}
-			})
+func BenchmarkLoad(b *testing.B) {
+	eachBench(b, func(b *testing.B, engine, path string, srv server) {
+		ctx := context.Background()
+		for b.Loop() {
+			name := freshName(b)
+			r, err := Load(ctx, path, srv.database(name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			if r.Rows == 0 {
+				b.Fatal("no rows copied")
+			}
+			dropDatabase(b, srv, name)
+			b.StartTimer()
 		}
-	}
+	})
+}
+
+func BenchmarkFresh(b *testing.B) {
+	eachBench(b, func(b *testing.B, engine, path string, srv server) {
+		ensureTemplate(b, srv, path)
+		if engine == "mysql" {
+			sourceSchema(b, path)
+		}
+		for b.Loop() {
+			if engine == "postgres" {
+				PostgresOf(b, path)
+			} else {
+				MySQLOf(b, path)
+			}
+		}
+	})
 }
 
 // dropDatabase drops a database a test made with Load.
@@ -74,20 +74,14 @@ func dropDatabase(t testing.TB, srv server, name string) {
 	t.Helper()
 	ctx := context.Background()
 	if srv.engine == "postgres" {
-		admin, err := connectPG(ctx, srv.admin())
-		if err != nil {
-			t.Fatal(err)
-		}
+		admin := pgAdmin(t, srv)
 		defer admin.Close(ctx)
 		if err := pgDropDatabase(ctx, admin, name); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	admin, err := openMySQL(srv.admin(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := mysqlAdmin(t, srv)
 	defer admin.Close()
 	if err := mysqlDropDatabase(ctx, admin, name); err != nil {
 		t.Fatal(err)

@@ -64,6 +64,21 @@ func Column[T any](t testing.TB, d *sql.DB, q string, args ...any) []T {
 	return out
 }
 
+// PostgresColumn is Column for a pgx connection: q's first column on c,
+// failing the test, with q, on an error.
+func PostgresColumn[T any](t testing.TB, c *pgx.Conn, q string, args ...any) []T {
+	t.Helper()
+	rows, err := c.Query(context.Background(), q, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[T])
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	return out
+}
+
 // MySQLChecksums is CHECKSUM TABLE of tables (names as SQL, comma
 // separated) on d, as "name=checksum;" for each: a test compares it
 // before and after to see that no row changed.
@@ -95,6 +110,15 @@ type Kind struct {
 // Kinds are PostgreSQL and MySQL/MariaDB.
 func Kinds() []Kind {
 	return []Kind{{"PostgreSQL", PostgresOf}, {"MySQL", MySQLOf}}
+}
+
+// EachKind runs fn as a subtest of t, named after the kind, on each kind
+// of server, with url a copy of the SQLite file lite made there by Of.
+func EachKind(t *testing.T, lite string, fn func(t *testing.T, k Kind, url string)) {
+	t.Helper()
+	for _, k := range Kinds() {
+		t.Run(k.Name, func(t *testing.T) { fn(t, k, k.Of(t, lite)) })
+	}
 }
 
 // Exec runs each statement on the database at url, failing the test on

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"net"
@@ -174,28 +175,37 @@ func claimDatabases(t *testing.T, engine, path string, start time.Time) []string
 	return names
 }
 
-// databasesLike lists the databases on srv whose names start with tpl.
-func databasesLike(t *testing.T, srv server, tpl string) []string {
+// pgAdmin connects to srv's administrative database, failing the test
+// when it cannot; the caller closes the connection.
+func pgAdmin(t testing.TB, srv server) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	var out []string
-	if srv.engine == "postgres" {
-		admin, err := connectPG(ctx, srv.admin())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer admin.Close(ctx)
-		rows, _ := admin.Query(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
-		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+	c, err := connectPG(context.Background(), srv.admin())
+	if err != nil {
+		t.Fatal(err)
 	}
+	return c
+}
+
+// mysqlAdmin opens srv's administrative connection, failing the test when
+// it cannot; the caller closes it.
+func mysqlAdmin(t testing.TB, srv server) *sql.DB {
+	t.Helper()
 	d, err := openMySQL(srv.admin(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// databasesLike lists the databases on srv whose names start with tpl.
+func databasesLike(t *testing.T, srv server, tpl string) []string {
+	t.Helper()
+	if srv.engine == "postgres" {
+		admin := pgAdmin(t, srv)
+		defer admin.Close(context.Background())
+		return PostgresColumn[string](t, admin, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY 1", tpl)
+	}
+	d := mysqlAdmin(t, srv)
 	defer d.Close()
 	return Column[string](t, d, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ? ORDER BY 1", len(tpl), tpl)
 }
@@ -234,24 +244,7 @@ func (f *fakeTB) Fatalf(format string, a ...any) { f.failed = fmt.Sprintf(format
 // command that starts the server; TABLEWISE_TEST_REQUIRE turns the skip
 // into a failure, "off" skips without trying.
 func TestUnreachable(t *testing.T) {
-	silent, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer silent.Close()
-	go func() {
-		var held []net.Conn
-		for {
-			c, err := silent.Accept()
-			if err != nil {
-				for _, c := range held {
-					c.Close()
-				}
-				return
-			}
-			held = append(held, c)
-		}
-	}()
+	silent := testdb.SilentServer(t)
 	refusing, _ := net.Listen("tcp", "127.0.0.1:0")
 	refused := refusing.Addr().String()
 	refusing.Close()
@@ -261,7 +254,7 @@ func TestUnreachable(t *testing.T) {
 		if engine == "mysql" {
 			env, scheme, start = "TABLEWISE_TEST_MYSQL", "mysql", "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd"
 		}
-		for _, addr := range []string{refused, silent.Addr().String()} {
+		for _, addr := range []string{refused, silent} {
 			t.Run(engine+"/"+addr, func(t *testing.T) {
 				t.Setenv(env, scheme+"://root@"+addr+"/x?connect_timeout=30")
 				t.Setenv("TABLEWISE_TEST_REQUIRE", "")

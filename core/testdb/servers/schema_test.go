@@ -158,12 +158,7 @@ func describePostgres(t *testing.T, dsn string) *description {
 	ctx := context.Background()
 	conn := connectPostgres(t, dsn)
 	strs := func(q string, args ...any) []string {
-		rows, _ := conn.Query(ctx, q, args...)
-		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatalf("%v\n%s", err, q)
-		}
-		return out
+		return servers.PostgresColumn[string](t, conn, q, args...)
 	}
 	// cols is the column list of an array of attribute numbers.
 	const cols = `(SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(%s) WITH ORDINALITY AS k(n, ord) JOIN pg_attribute a ON a.attrelid = %s AND a.attnum = k.n)`

@@ -18,6 +18,7 @@ import (
 	"github.com/tablewise/tablewise/core/engine/sqlite/files"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // write writes a file into a fresh directory and returns its path.
@@ -367,15 +368,7 @@ func TestNothingIsWrittenAndEveryWriteIsRefused(t *testing.T) {
 		}
 	}
 	same(t, "rows after the refusals", rows(t, e, "SELECT * FROM t ORDER BY a"), [][]any{{int64(1), "x"}, {int64(2), "y"}})
-	info, err := e.Info(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range info.Checks {
-		if !c.OK {
-			t.Errorf("doctor check failed: %s: %s", c.Label, c.Problem)
-		}
-	}
+	testdb.DoctorOK(t, e)
 	if what, owned := e.Owns(p); !owned || !strings.Contains(what, "data file") {
 		t.Errorf("Owns(%s) = %q, %v: an export over the data file must be refused", p, what, owned)
 	}
