@@ -153,6 +153,8 @@ type App struct {
 	spin   spinner.Model
 
 	cat         *catalog.Catalog // nil until read
+	schemaGen   int              // the schema tick that counts (followSchema)
+	schemaBusy  bool             // asking core/db for the catalog
 	example     string           // the welcome's question, once the planner answered it
 	exampleDone bool
 	gridLabel   string // what the results show when they come from a dot-command
@@ -229,7 +231,8 @@ func New(d *db.DB, opts Options) *App {
 
 // Init implements tea.Model: read the tables' names (one statement), so
 // the sidebar lists them at once on a schema of thousands of tables, then
-// the whole catalog (row counts, keys, samples: a few statements a table).
+// the whole catalog (row counts, keys, samples: a few statements a table),
+// which is then followed as the schema changes (followSchema).
 func (a *App) Init() tea.Cmd {
 	a.log.Info("explorer start", "db", a.d.Label(), "source", a.d.Source(), "image_protocol", a.protoc.String(), "asker", a.opts.Asker != nil)
 	return tea.Sequence(a.readNames(), a.readCatalog())

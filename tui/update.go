@@ -58,6 +58,10 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		}
 	case catalogMsg:
 		return a.onCatalog(msg)
+	case schemaTickMsg:
+		return a.onSchemaTick(msg)
+	case schemaMsg:
+		return a.onSchema(msg)
 	case exampleMsg:
 		a.example, a.exampleDone = msg.question, true
 		a.log.Info("welcome example", "question", msg.question)
@@ -181,14 +185,11 @@ func (a *App) onCatalog(msg catalogMsg) tea.Cmd {
 	} else {
 		a.log.Info("catalog", "tables", len(msg.cat.Tables), "took", msg.took)
 	}
-	a.cat = msg.cat
-	a.schema.SetCatalog(msg.cat, a.d.Dialect(), msg.err)
-	a.input.SetCatalog(msg.cat, a.d.Dialect())
-	a.grid.SetEmpty(a.welcome(msg.cat))
+	a.showCatalog(msg.cat, msg.err)
 	if msg.cat == nil {
 		return nil
 	}
-	return a.findExample(msg.cat)
+	return tea.Batch(a.findExample(msg.cat), a.followSchema())
 }
 
 // openNote shows a short text in a box until esc or enter.

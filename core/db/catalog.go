@@ -33,7 +33,9 @@ var _ guard.Names = (*catalog.Catalog)(nil)
 // did (engine.SchemaVersioner; a SQLite file only when its FileStamp
 // moved) and, when it did, reads the catalog again before answering;
 // meanwhile other callers get the cached catalog. A check or read again
-// that fails is logged, and the cached catalog is kept.
+// that fails is logged, and the cached catalog is kept. While the schema
+// is unchanged Catalog returns the same *catalog.Catalog, so a caller
+// that shows it (the explorer) asks again and compares to follow changes.
 func (d *DB) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	if c := d.catalog.Load(); c != nil {
 		return d.current(ctx, c, false, true), nil

@@ -54,10 +54,28 @@ func New(c common.Common) *Model {
 	return &Model{c: c, expanded: map[string]bool{}, filter: f}
 }
 
-// SetCatalog shows cat; dl quotes the names it inserts.
+// SetCatalog shows cat; dl quotes the names it inserts. Given the
+// catalog read again after the schema changed (or the whole catalog after
+// the names alone), the tree keeps the user's place: the expanded tables,
+// the filter, a cursor on the first line there, else the selected table
+// or column (by name; when the table is gone, the line where it was) on
+// the same row of the view.
 func (m *Model) SetCatalog(cat *catalog.Catalog, dl engine.Dialect, err error) {
 	m.cat, m.dl, m.err = cat, dl, err
-	m.rebuild()
+	cursor, row := m.cursor, m.cursor-m.offset
+	for cursor > 0 && cursor < len(m.items) && m.items[cursor].col >= 0 {
+		cursor-- // to the selected table's line
+	}
+	top := m.cursor == 0
+	switch found := m.rebuild(); {
+	case top:
+		m.cursor = 0
+	case !found:
+		m.cursor = cursor
+	default:
+		m.offset = max(0, m.cursor-row)
+	}
+	m.clamp()
 }
 
 // Catalog returns the catalog shown, or nil while loading.
@@ -82,15 +100,15 @@ func (m *Model) Focused() bool { return m.focused }
 // are text, not commands).
 func (m *Model) Filtering() bool { return m.filtering }
 
-func (m *Model) rebuild() {
-	var sel *catalog.Table
-	selCol := -1
-	if m.cursor < len(m.items) {
-		sel, selCol = m.items[m.cursor].table, m.items[m.cursor].col
-	}
+// rebuild lists the lines the catalog, the filter and the expanded
+// tables show, and puts the cursor on the line selected before: the same
+// column of the same table, else that table, else the first line. It
+// reports whether that table is still listed.
+func (m *Model) rebuild() bool {
+	sel, selCol := m.Selected()
 	m.items = m.items[:0]
 	if m.cat == nil {
-		return
+		return false
 	}
 	q := strings.ToLower(strings.TrimSpace(m.filter.Value()))
 	for _, t := range m.cat.Tables {
@@ -117,16 +135,20 @@ func (m *Model) rebuild() {
 		}
 	}
 	m.cursor = 0
+	found := false
 	for i, it := range m.items {
-		if it.table == sel && it.col == selCol {
+		if sel == nil || it.table.Name != sel.Name || it.table.Schema != sel.Schema {
+			continue
+		}
+		if it.col < 0 {
+			m.cursor, found = i, true
+		} else if it.table.Columns[it.col].Name == selCol {
 			m.cursor = i
 			break
 		}
-		if it.table == sel && it.col == -1 {
-			m.cursor = i
-		}
 	}
 	m.clamp()
+	return found
 }
 
 func (m *Model) listHeight() int {
