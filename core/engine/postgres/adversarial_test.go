@@ -256,3 +256,30 @@ func TestFunctionCreatedAfterOpen(t *testing.T) {
 		t.Errorf("a function created after open: %v", err)
 	}
 }
+
+// TestExtensionFunctions: functions of common contrib extensions that run
+// a query given as text or write table pages directly are refused by name.
+func TestExtensionFunctions(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION tablefunc")
+	exec(t, a, "CREATE EXTENSION pg_surgery")
+	before := snapshot(t, a)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM crosstab($$SELECT 'r'::text, 'c'::text, pg_advisory_lock(7)::text$$) AS ct(r text, c text)`,
+		`SELECT * FROM crosstab3($$SELECT 'r'::text, 'c'::text, 'v'::text$$)`,
+		`SELECT * FROM connectby('"Genre"', '"GenreId"', '"GenreId"', '1', 0) AS x(a int, b int, l int)`,
+		`SELECT heap_force_kill('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
+		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}

@@ -372,6 +372,8 @@ func deniedCall(toks []token, where string, loc *local) error {
 // deniedNames are functions that act outside the transaction, change the
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
+// Some are contrib extensions' (tablefunc, xml2, pg_surgery,
+// pg_stat_statements, pg_prewarm), refused whether installed or not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -416,6 +418,13 @@ var deniedNames = map[string]string{
 	"database_to_xml_and_xmlschema":  "runs queries built from text",
 	"ts_stat":                        "runs a query given as text",
 	"ts_rewrite":                     "may run a query given as text",
+	"connectby":                      "runs a query built from text",
+	"xpath_table":                    "runs a query built from text",
+	"heap_force_kill":                "writes table pages directly, outside the transaction",
+	"heap_force_freeze":              "writes table pages directly, outside the transaction",
+	"pg_stat_statements_reset":       "resets the server's statistics",
+	"autoprewarm_dump_now":           "writes a file on the server",
+	"autoprewarm_start_worker":       "starts a server process",
 }
 
 var deniedPrefixes = []struct{ prefix, why string }{
@@ -436,6 +445,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"binary_upgrade_", "writes the catalog"},
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
+	{"crosstab", "runs a query given as text"},
 }
 
 // denied reports whether the function name (lower case, without schema)
