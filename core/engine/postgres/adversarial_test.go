@@ -257,6 +257,45 @@ func TestFunctionCreatedAfterOpen(t *testing.T) {
 	}
 }
 
+// TestPlannerRunsNothing: the planner runs an IMMUTABLE or STABLE function
+// on constants while it plans (EXPLAIN included), so a view over such a
+// function of the database's own must be refused before anything is
+// planned: the plan would show only the folded result, after the function
+// had run. Here it ends another session.
+func TestPlannerRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	for _, vol := range []string{"IMMUTABLE", "STABLE"} {
+		fn := "kill_" + strings.ToLower(vol)
+		exec(t, a, `CREATE FUNCTION `+fn+`(int) RETURNS int `+vol+` LANGUAGE plpgsql AS $$ BEGIN
+			PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1; END $$`)
+		exec(t, a, `CREATE VIEW view_`+fn+` AS SELECT "GenreId" FROM "Genre" WHERE "GenreId" = `+fn+`(1)`)
+	}
+	exec(t, a, `CREATE VIEW over_view AS SELECT * FROM view_kill_immutable`)
+	e := open(t, url)
+	for _, sql := range []string{
+		"SELECT * FROM view_kill_immutable",
+		"SELECT * FROM view_kill_stable",
+		`SELECT * FROM public."view_kill_immutable"`,
+		"SELECT * FROM over_view",
+		"EXPLAIN SELECT * FROM over_view",
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		} else if !strings.Contains(rej.Reason, "kill_") || rej.Hint == "" {
+			t.Errorf("%s: the refusal does not name the function or has no hint: %+v", sql, rej)
+		}
+		var one int
+		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("%s: the other session was ended: %v", sql, err)
+		}
+	}
+}
+
 // TestExtensionFunctions: functions of common contrib extensions that run
 // a query given as text or write table pages directly are refused by name.
 func TestExtensionFunctions(t *testing.T) {

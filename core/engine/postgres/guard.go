@@ -533,6 +533,11 @@ type local struct {
 	// types maps a type name to the function a cast to it, or its
 	// domain's CHECK, calls.
 	types map[string]string
+	// views maps a view's name to a denied or opaque function its
+	// definition calls, however deep through other views: the planner
+	// runs an IMMUTABLE or STABLE function on constants while it plans
+	// (EXPLAIN too), and the plan then shows only the result.
+	views map[string]string
 }
 
 const localFunctionsSQL = `SELECT DISTINCT lower(p.proname) FROM pg_catalog.pg_proc p
@@ -555,8 +560,25 @@ UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_cat
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
+// localViewsSQL lists (view, function) for every function a view's
+// definition calls, directly, through an operator, or through the views
+// it reads, however deep.
+const localViewsSQL = `WITH RECURSIVE calls(view, fn) AS (
+	SELECT r.ev_class, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
+UNION
+	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
+SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
+	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
+	JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
+	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
+
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}}
+	loc := &local{opaque: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
 	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
@@ -594,13 +616,24 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
+	res, err = c.Exec(ctx, localViewsSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			if view, fn := string(row[0]), string(row[1]); bad(fn) {
+				loc.views[view] = fn
+			}
+		}
+	}
 	return loc, nil
 }
 
 // vet refuses text that uses one of the database's operators, casts or
 // domains that call a denied function or code the guard cannot see.
 func (loc *local) vet(text, where string) error {
-	if len(loc.ops) == 0 && len(loc.types) == 0 {
+	if len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 {
 		return nil
 	}
 	for op, fn := range loc.ops {
@@ -616,6 +649,10 @@ func (loc *local) vet(text, where string) error {
 		if fn, ok := loc.types[strings.ToLower(t.text)]; ok {
 			return &guard.Rejection{What: "type " + t.text, Reason: fmt.Sprintf("type %s is not allowed in %s: converting to it calls %s", t.text, where, fn),
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+		}
+		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
+			return &guard.Rejection{What: "view " + t.text, Reason: fmt.Sprintf("view %s is not allowed in %s: its definition calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+				Hint: "query the tables the view reads instead; " + readOnlyHint}
 		}
 	}
 	return nil
