@@ -258,10 +258,11 @@ func TestFunctionCreatedAfterOpen(t *testing.T) {
 }
 
 // TestPlannerRunsNothing: the planner runs an IMMUTABLE or STABLE function
-// on constants while it plans (EXPLAIN included), so a view over such a
-// function of the database's own must be refused before anything is
-// planned: the plan would show only the folded result, after the function
-// had run. Here it ends another session.
+// on constants while it plans (EXPLAIN included), so a call of such a
+// function of the database's own (by name, in field notation, or inside a
+// view) must be refused before anything is planned: the plan would show
+// only the folded result, after the function had run. Here it ends
+// another session.
 func TestPlannerRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
@@ -274,8 +275,14 @@ func TestPlannerRunsNothing(t *testing.T) {
 		exec(t, a, `CREATE VIEW view_`+fn+` AS SELECT "GenreId" FROM "Genre" WHERE "GenreId" = `+fn+`(1)`)
 	}
 	exec(t, a, `CREATE VIEW over_view AS SELECT * FROM view_kill_immutable`)
+	exec(t, a, `CREATE FUNCTION kill_field("Genre") RETURNS int IMMUTABLE LANGUAGE sql AS $$
+		SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE application_name = 'tablewise_victim' $$`)
 	e := open(t, url)
 	for _, sql := range []string{
+		"SELECT kill_immutable(1)",
+		"SELECT public.kill_stable(1)",
+		`SELECT ('(1,x)'::"Genre").kill_field`,
+		`SELECT ('(1,x)'::"Genre")."kill_field" AS k`,
 		"SELECT * FROM view_kill_immutable",
 		"SELECT * FROM view_kill_stable",
 		`SELECT * FROM public."view_kill_immutable"`,

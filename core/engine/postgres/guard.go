@@ -339,20 +339,27 @@ func afterWord(sql, word string) string {
 
 // deniedCall refuses a call of a denied function among toks: a name
 // (plain or quoted, schema-qualified or not) followed by "(".
-// loc, when not nil, adds the database's own functions, operators and
-// types that reach code the guard cannot see into or a denied function.
+// loc, when not nil, adds the database's own functions (also called in
+// field notation, x.f) that run code the guard cannot see into.
 func deniedCall(toks []token, where string, loc *local) error {
-	for i := 0; i+1 < len(toks); i++ {
+	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind != 'w' && t.kind != 'q' {
-			continue
-		}
-		if next := toks[i+1]; next.kind != 'p' || next.text != "(" {
 			continue
 		}
 		name := t.text
 		if t.kind == 'q' {
 			name = strings.ToLower(name)
+		}
+		if loc != nil && loc.fields[name] && i > 0 && toks[i-1].kind == 'p' && toks[i-1].text == "." {
+			return &guard.Rejection{
+				What:   name,
+				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL or procedural, defined in this database) that the guard cannot see into", name, where, name, name),
+				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
+			}
+		}
+		if i+1 == len(toks) || toks[i+1].kind != 'p' || toks[i+1].text != "(" {
+			continue
 		}
 		why, ok := denied(name)
 		if !ok && loc != nil && loc.opaque[name] {
@@ -528,6 +535,10 @@ type local struct {
 	// body of a SQL function only when the planner inlines it (never a
 	// SECURITY DEFINER one), and never a procedural one's.
 	opaque map[string]bool
+	// fields are the opaque functions that field notation calls:
+	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
+	// when f is IMMUTABLE or STABLE.
+	fields map[string]bool
 	// ops maps an operator symbol to the function behind it.
 	ops map[string]string
 	// types maps a type name to the function a cast to it, or its
@@ -540,9 +551,14 @@ type local struct {
 	views map[string]string
 }
 
-const localFunctionsSQL = `SELECT DISTINCT lower(p.proname) FROM pg_catalog.pg_proc p
+// localFunctionsSQL lists the opaque functions' names, each with whether
+// one of that name takes a single argument of a composite type (then
+// x.name calls it, with no parenthesis after the name).
+const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')`
+	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
+	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+	GROUP BY 1`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c') and aggregates ('a', one row per support function),
@@ -578,7 +594,7 @@ SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
 
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
+	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
 	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
@@ -586,6 +602,9 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	for _, r := range res {
 		for _, row := range r.Rows {
 			loc.opaque[string(row[0])] = true
+			if string(row[1]) == "t" {
+				loc.fields[string(row[0])] = true
+			}
 		}
 	}
 	res, err = c.Exec(ctx, localUsesSQL).ReadAll()

@@ -84,6 +84,12 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err != nil {
 		return nil, err
 	}
+	// Before anything is planned: the planner runs IMMUTABLE and STABLE
+	// functions on constants, so the plan cannot be the first check of
+	// the database's own functions.
+	if err := deniedCall(lex(sql), "the statement", loc); err != nil {
+		return nil, err
+	}
 	if err := loc.vet(sql, "the statement"); err != nil {
 		return nil, err
 	}
