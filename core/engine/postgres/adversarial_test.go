@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -327,5 +328,41 @@ func TestExtensionFunctions(t *testing.T) {
 	}
 	if after := snapshot(t, a); after != before {
 		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+// TestHugeValue: a single value larger than the byte cap is not read into
+// memory whole: a row holding one ends the stream truncated as it
+// arrives, a plan holding one (the planner folds constant expressions)
+// ends the statement with a memory limit error, and the engine goes on
+// working on a fresh connection.
+func TestHugeValue(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	opt := query.Options{MaxBytes: 1 << 20, Timeout: 20e9}
+	res, err := query.Collect(context.Background(), e, "SELECT length(repeat('x', 40 << 20)) AS n", opt)
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("a small row: %v %v", res, err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err = query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1 UNION ALL SELECT repeat("Name", 40 << 20) FROM "Genre" WHERE "GenreId" = 2`, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || len(res.Rows) != 1 {
+		t.Errorf("not truncated after the first row: truncated %v, %d rows", res.Truncated, len(res.Rows))
+	}
+	_, err = query.Collect(context.Background(), e, "SELECT repeat('x', 40 << 20) AS v", opt)
+	var lim *query.LimitError
+	if !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("a folded constant past the cap: %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {
+		t.Errorf("reading values of 40 MB and more under a 1 MB cap allocated %d MB", grew>>20)
+	}
+	res, err = query.Collect(context.Background(), e, `SELECT count(*) FROM "Track"`, query.Options{})
+	if err != nil || res.Rows[0][0] != int64(3503) {
+		t.Errorf("read after: %v %v", res, err)
 	}
 }

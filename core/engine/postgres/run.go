@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -21,6 +23,15 @@ var _ query.Runner = (*Engine)(nil)
 // sends a cancel request of its own: the server normally ends the
 // statement first, with a clearer error.
 const clientSlack = 150 * time.Millisecond
+
+// rowSlack is more than a row message's own bytes beyond its values (2
+// bytes, and 4 per column, of at most 1664): a row message longer than
+// MaxBytes+rowSlack holds values past the byte cap.
+const rowSlack = 64 << 10
+
+// pgMaxMessage is pgproto3's default limit on a message (the server's
+// own limit, about 1 GiB).
+const pgMaxMessage = 0x3fffffff - 1
 
 // Run vets sql (guard.go) and streams its rows into sink, inside BEGIN
 // READ ONLY … ROLLBACK with SET LOCAL statement_timeout, the client
@@ -34,7 +45,19 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
+		if opt.MaxBytes > 0 {
+			// pgconn reads a whole message into memory before the byte
+			// cap can see it: a row (or the plan, which holds the
+			// constants the planner folded) that alone passes the cap
+			// is refused as it arrives, and the connection closed.
+			c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+			defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		}
 		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
+		var tooBig *pgproto3.ExceededMaxBodyLenErr
+		if errors.As(err, &tooBig) {
+			return &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than the %s result limit", format.Bytes(opt.MaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
+		}
 		if err != nil {
 			return err
 		}
@@ -237,6 +260,11 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 		sum.RowCount++
 	}
 	_, err := rr.Close()
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooBig) {
+		sum.Truncated, sum.TruncatedBy = true, "bytes"
+		return nil
+	}
 	return err
 }
 
