@@ -366,3 +366,24 @@ func TestHugeValue(t *testing.T) {
 		t.Errorf("read after: %v %v", res, err)
 	}
 }
+
+// TestHugeValueSample: the catalog's sample rows are held to a byte cap:
+// a table of huge values costs the catalog little memory.
+func TestHugeValueSample(t *testing.T) {
+	url := servers.Postgres(t)
+	exec(t, admin(t, url), `CREATE TABLE huge AS SELECT repeat('x', 40 << 20) AS v`)
+	e := open(t, url)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cat, err := e.Catalog(context.Background())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {
+		t.Errorf("the catalog of a table holding a 40 MB value allocated %d MB", grew>>20)
+	}
+	if tb := cat.Table("huge"); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("huge: %+v", tb)
+	}
+}
