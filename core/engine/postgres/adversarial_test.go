@@ -304,6 +304,35 @@ func TestPlannerRunsNothing(t *testing.T) {
 	}
 }
 
+// TestPolicyRunsNothing: a row security policy is planned with the
+// statement, so one that calls a function of the database's is refused
+// before anything is planned, for a role the policy applies to.
+func TestPolicyRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	role := fmt.Sprintf("tablewise_policy_%d", os.Getpid())
+	exec(t, a, "CREATE ROLE "+role+" NOLOGIN")
+	t.Cleanup(func() {
+		a.Exec(context.Background(), "DROP OWNED BY "+role)
+		a.Exec(context.Background(), "DROP ROLE "+role)
+	})
+	exec(t, a, `CREATE FUNCTION count_calls(int) RETURNS int IMMUTABLE SECURITY DEFINER LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM set_config('tablewise.calls', '1', false); RETURN $1; END $$`)
+	exec(t, a, `GRANT SELECT ON "Genre" TO `+role)
+	exec(t, a, `ALTER TABLE "Genre" ENABLE ROW LEVEL SECURITY`)
+	exec(t, a, `CREATE POLICY p ON "Genre" FOR SELECT USING ("GenreId" >= count_calls(1))`)
+	exec(t, a, `CREATE VIEW genre_view AS SELECT * FROM "Genre"`)
+	exec(t, a, "GRANT SELECT ON genre_view TO "+role)
+	e := open(t, url+"&"+postgres.RoleParam+"="+role)
+	for _, sql := range []string{`SELECT * FROM "Genre"`, "SELECT * FROM genre_view"} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "count_calls") {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+}
+
 // TestExtensionFunctions: functions of common contrib extensions that run
 // a query given as text or write table pages directly are refused by name.
 func TestExtensionFunctions(t *testing.T) {

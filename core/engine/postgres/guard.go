@@ -544,10 +544,11 @@ type local struct {
 	// types maps a type name to the function a cast to it, or its
 	// domain's CHECK, calls.
 	types map[string]string
-	// views maps a view's name to a denied or opaque function its
-	// definition calls, however deep through other views: the planner
-	// runs an IMMUTABLE or STABLE function on constants while it plans
-	// (EXPLAIN too), and the plan then shows only the result.
+	// views maps a view's (or a table's) name to a denied or opaque
+	// function its definition (or a row security policy on it) calls,
+	// however deep through other views: the planner runs an IMMUTABLE or
+	// STABLE function on constants while it plans (EXPLAIN too), and the
+	// plan then shows only the result.
 	views map[string]string
 }
 
@@ -576,14 +577,15 @@ UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_cat
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
-// localViewsSQL lists (view, function) for every function a view's
-// definition calls, directly, through an operator, or through the views
-// it reads, however deep.
+// localViewsSQL lists (relation, function) for every function a view's
+// definition or a table's row security policy calls, directly, through an
+// operator, or through the views and tables it reads, however deep.
 const localViewsSQL = `WITH RECURSIVE calls(view, fn) AS (
-	SELECT r.ev_class, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
-	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	SELECT coalesce(r.ev_class, pol.polrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	LEFT JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
-	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
+	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL) AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
 UNION
 	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
 	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
@@ -670,8 +672,8 @@ func (loc *local) vet(text, where string) error {
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: "view " + t.text, Reason: fmt.Sprintf("view %s is not allowed in %s: its definition calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
-				Hint: "query the tables the view reads instead; " + readOnlyHint}
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's) or a row security policy on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+				Hint: "query the tables the view reads instead, or connect as a role the policy does not apply to; " + readOnlyHint}
 		}
 	}
 	return nil
