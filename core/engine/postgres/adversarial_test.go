@@ -362,9 +362,9 @@ func TestExtensionFunctions(t *testing.T) {
 
 // TestHugeValue: a single value larger than the byte cap is not read into
 // memory whole: a row holding one ends the stream truncated as it
-// arrives, a plan holding one (the planner folds constant expressions)
-// ends the statement with a memory limit error, and the engine goes on
-// working on a fresh connection.
+// arrives; a plan holding one (the planner folds constant expressions)
+// ends the statement with a memory limit error, with or without a byte
+// cap; and the engine goes on working on a fresh connection.
 func TestHugeValue(t *testing.T) {
 	e := open(t, servers.Postgres(t))
 	opt := query.Options{MaxBytes: 1 << 20, Timeout: 20e9}
@@ -385,6 +385,14 @@ func TestHugeValue(t *testing.T) {
 	var lim *query.LimitError
 	if !errors.As(err, &lim) || lim.Kind != "memory" {
 		t.Errorf("a folded constant past the cap: %v", err)
+	}
+	// Without a byte cap (EXPLAIN, export), the plan is bounded anyway.
+	_, err = query.Collect(context.Background(), e, "SELECT repeat('x', 40 << 20) AS v", query.Options{Timeout: 20e9})
+	if !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("a folded constant with no byte cap: %v", err)
+	}
+	if _, err = e.Explain(context.Background(), "SELECT repeat('x', 40 << 20) AS v"); !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("EXPLAIN of a folded constant: %v", err)
 	}
 	runtime.ReadMemStats(&after)
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {

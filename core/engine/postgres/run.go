@@ -29,6 +29,10 @@ const clientSlack = 150 * time.Millisecond
 // MaxBytes+rowSlack holds values past the byte cap.
 const rowSlack = 64 << 10
 
+// planMaxBytes bounds the plan the guard reads: an ordinary statement's
+// (at most 100 KB of text) is far smaller.
+const planMaxBytes = 16 << 20
+
 // pgMaxMessage is pgproto3's default limit on a message (the server's
 // own limit, about 1 GiB).
 const pgMaxMessage = 0x3fffffff - 1
@@ -45,21 +49,19 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		if opt.MaxBytes > 0 {
-			// pgconn reads a whole message into memory before the byte
-			// cap can see it: a row (or the plan, which holds the
-			// constants the planner folded) that alone passes the cap
-			// is refused as it arrives, and the connection closed.
-			c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
-			defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
-		}
+		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
-		var tooBig *pgproto3.ExceededMaxBodyLenErr
-		if errors.As(err, &tooBig) {
-			return &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than the %s result limit", format.Bytes(opt.MaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
-		}
 		if err != nil {
 			return err
+		}
+		if opt.MaxBytes > 0 {
+			// pgconn reads a whole row into memory before the byte cap
+			// can see it: a row that alone passes the cap is refused as
+			// it arrives (read ends the stream there), and the
+			// connection closed.
+			c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+		} else {
+			c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		}
 		return e.stream(ctx, c, desc, opt, sink, sum)
 	})
@@ -74,6 +76,7 @@ func (e *Engine) Check(ctx context.Context, sql string) error {
 		return err
 	}
 	return e.inTx(ctx, query.DefaultTimeout, func(ctx context.Context, c *pgconn.PgConn) error {
+		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		_, err := e.vetServer(ctx, c, st, sql, query.DefaultTimeout)
 		return err
 	})
@@ -116,6 +119,10 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err := loc.vet(sql, "the statement"); err != nil {
 		return nil, err
 	}
+	// The plan holds the constants the planner folded (repeat('x',
+	// 400000000) is one): it is read whole and parsed, so its size is
+	// bounded whatever the caps of the run.
+	c.Frontend().SetMaxBodyLen(planMaxBytes)
 	ms := timeout.Milliseconds()
 	if timeout > 0 && ms == 0 {
 		ms = 1 // 0 would mean no limit
@@ -173,11 +180,20 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err := p.Close(); first == nil {
 		first = err
 	}
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(first, &tooBig) {
+		return nil, &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
+	}
 	if first != nil {
 		return nil, first
 	}
 	if st.kind == "select" {
 		if err := vetPlan(plan, sql, loc); err != nil {
+			return nil, err
+		}
+		// Reading a large plan is work of the client's that no cancel
+		// request stops: the deadline is checked once it is done.
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
