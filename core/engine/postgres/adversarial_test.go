@@ -340,6 +340,7 @@ func TestExtensionFunctions(t *testing.T) {
 	a := admin(t, url)
 	exec(t, a, "CREATE EXTENSION tablefunc")
 	exec(t, a, "CREATE EXTENSION pg_surgery")
+	exec(t, a, "CREATE EXTENSION adminpack")
 	before := snapshot(t, a)
 	e := open(t, url)
 	for _, sql := range []string{
@@ -348,6 +349,7 @@ func TestExtensionFunctions(t *testing.T) {
 		`SELECT * FROM connectby('"Genre"', '"GenreId"', '"GenreId"', '1', 0) AS x(a int, b int, l int)`,
 		`SELECT heap_force_kill('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
+		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
 	} {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
 		var rej *guard.Rejection

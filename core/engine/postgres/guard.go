@@ -380,7 +380,8 @@ func deniedCall(toks []token, where string, loc *local) error {
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
 // Some are contrib extensions' (tablefunc, xml2, pg_surgery,
-// pg_stat_statements, pg_prewarm), refused whether installed or not.
+// pg_stat_statements, pg_prewarm, adminpack), refused whether installed or
+// not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -432,6 +433,7 @@ var deniedNames = map[string]string{
 	"pg_stat_statements_reset":       "resets the server's statistics",
 	"autoprewarm_dump_now":           "writes a file on the server",
 	"autoprewarm_start_worker":       "starts a server process",
+	"pg_logdir_ls":                   "lists the server's files",
 }
 
 var deniedPrefixes = []struct{ prefix, why string }{
