@@ -278,7 +278,13 @@ func TestPlannerRunsNothing(t *testing.T) {
 	exec(t, a, `CREATE VIEW over_view AS SELECT * FROM view_kill_immutable`)
 	exec(t, a, `CREATE FUNCTION kill_field("Genre") RETURNS int IMMUTABLE LANGUAGE sql AS $$
 		SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE application_name = 'tablewise_victim' $$`)
+	exec(t, a, `CREATE FUNCTION one() RETURNS int IMMUTABLE LANGUAGE sql AS 'SELECT 1'`)
+	exec(t, a, `CREATE MATERIALIZED VIEW stored_one AS SELECT one() AS a`)
 	e := open(t, url)
+	// Reading a materialized view runs nothing of its definition.
+	if res, err := query.Collect(context.Background(), e, "SELECT a FROM stored_one", query.Options{}); err != nil || len(res.Rows) != 1 {
+		t.Errorf("a materialized view: %v %v", res, err)
+	}
 	for _, sql := range []string{
 		"SELECT kill_immutable(1)",
 		"SELECT public.kill_stable(1)",

@@ -581,16 +581,19 @@ UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition or a table's row security policy calls, directly, through an
-// operator, or through the views and tables it reads, however deep.
-const localViewsSQL = `WITH RECURSIVE calls(view, fn) AS (
+// operator, or through the views and tables it reads, however deep. A
+// materialized view's definition does not run when it is read.
+const localViewsSQL = `WITH RECURSIVE views AS (
+	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), calls(view, fn) AS (
 	SELECT coalesce(r.ev_class, pol.polrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
-	LEFT JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL) AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
 UNION
 	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
-	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
