@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -89,7 +90,7 @@ func lex(sql string) []token {
 			} else {
 				name, next := quotedName(sql, i+3)
 				i = next
-				out = append(out, token{kind: 'q', text: name})
+				out = append(out, token{kind: 'q', text: unicodeName(name)})
 			}
 		case c == '"':
 			name, next := quotedName(sql, i+1)
@@ -166,6 +167,41 @@ func skipString(sql string, i int, escapes bool) int {
 	return len(sql)
 }
 
+// unicodeName decodes the body of a U&"name" written with the default
+// escape character: \\ is a backslash, \XXXX and \+XXXXXX code points (vetText
+// refuses UESCAPE, which names another escape character). What cannot be
+// decoded is kept as written: the server refuses it.
+func unicodeName(body string) string {
+	if !strings.Contains(body, `\`) {
+		return body
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' || i+1 == len(body) {
+			b.WriteByte(body[i])
+			continue
+		}
+		if body[i+1] == '\\' {
+			b.WriteByte('\\')
+			i++
+			continue
+		}
+		start, n := i+1, 4
+		if body[i+1] == '+' {
+			start, n = i+2, 6
+		}
+		if start+n <= len(body) {
+			if r, err := strconv.ParseUint(body[start:start+n], 16, 32); err == nil {
+				b.WriteRune(rune(r))
+				i = start + n - 1
+				continue
+			}
+		}
+		b.WriteByte(body[i])
+	}
+	return b.String()
+}
+
 // quotedName reads a "quoted name" whose body starts at i.
 func quotedName(sql string, i int) (string, int) {
 	var b strings.Builder
@@ -200,6 +236,11 @@ func vetText(sql string) (*statement, error) {
 	toks := lex(sql)
 	if len(toks) == 0 || allSemicolons(toks) {
 		return nil, guard.ErrEmpty
+	}
+	for _, t := range toks {
+		if t.kind == 'w' && t.text == "uescape" {
+			return nil, &guard.Rejection{What: "UESCAPE", Reason: `UESCAPE is not allowed: the guard reads U&"…" names and strings with the default escape character \ only`, Hint: `write the name plainly, or with \ as its escape character (U&"d\0061ta")`}
+		}
 	}
 	if err := deniedCall(toks, "the statement", nil); err != nil {
 		return nil, err
