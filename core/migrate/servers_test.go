@@ -277,11 +277,17 @@ func TestMySQLScratch(t *testing.T) {
 	// the scratch server is the checked database's own.
 	checked := url[strings.LastIndex(url, "/")+1:]
 	for up, want := range map[string]string{
-		"ALTER TABLE `" + checked + "`.customers DROP COLUMN marketing_opt_in;": "names the checked database",
-		"ALTER TABLE " + checked + ".customers DROP COLUMN marketing_opt_in;":   "names the checked database",
-		"USE `" + checked + "`;\nDROP TABLE customers;":                         "USE is not rehearsed",
-		"DROP DATABASE `" + checked + "`;":                                      "DROP DATABASE is not rehearsed",
-		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                "PREPARE is not rehearsed",
+		"ALTER TABLE `" + checked + "`.customers DROP COLUMN marketing_opt_in;":                                     "names the checked database",
+		"ALTER TABLE " + checked + ".customers DROP COLUMN marketing_opt_in;":                                       "names the checked database",
+		"USE `" + checked + "`;\nDROP TABLE customers;":                                                             "USE is not rehearsed",
+		"DROP DATABASE `" + checked + "`;":                                                                          "DROP DATABASE is not rehearsed",
+		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                                                    "PREPARE is not rehearsed",
+		"CREATE OR REPLACE DATABASE `" + checked + "`;":                                                             "DATABASE is not rehearsed",
+		"CREATE PROCEDURE p() EXECUTE IMMEDIATE CONCAT('DROP TABLE ', '" + checked + "', '.customers');\nCALL p();": "EXECUTE is not rehearsed",
+		"DROP USER IF EXISTS tablewise_no_such_user;":                                                               "DROP USER is not rehearsed",
+		"SET GLOBAL max_connections = @@global.max_connections;":                                                    "SET GLOBAL is not rehearsed",
+		"SET @@global.max_connections = @@global.max_connections;":                                                  "SET GLOBAL is not rehearsed",
+		"FLUSH PRIVILEGES;": "FLUSH is not rehearsed",
 	} {
 		rep, err := Check(context.Background(), d, up, "", Options{Scratch: scratch})
 		if err != nil {
