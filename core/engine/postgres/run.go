@@ -49,7 +49,6 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
 		if err != nil {
 			return err
@@ -76,7 +75,6 @@ func (e *Engine) Check(ctx context.Context, sql string) error {
 		return err
 	}
 	return e.inTx(ctx, query.DefaultTimeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		_, err := e.vetServer(ctx, c, st, sql, query.DefaultTimeout)
 		return err
 	})
@@ -93,7 +91,12 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 		defer cancel()
 	}
 	began := time.Now()
-	err := e.withConn(runCtx, func(c *pgconn.PgConn) error { return fn(runCtx, c) })
+	err := e.withConn(runCtx, func(c *pgconn.PgConn) error {
+		// vetServer and Run bound the size of a message; the connection
+		// returns to the pool with pgproto3's own bound.
+		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		return fn(runCtx, c)
+	})
 	if err == nil {
 		return nil
 	}
