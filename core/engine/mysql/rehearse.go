@@ -178,7 +178,8 @@ func splitScript(script string) ([]string, error) {
 // beyond refuses a statement that would act outside the rehearsal
 // database on the scratch server — which may be the checked database's
 // own server: USE, statements on a whole database (CREATE OR REPLACE
-// DATABASE too) or on the server (its settings, users, plugins, logs),
+// DATABASE too) or on the server (its settings, users and privileges,
+// plugins, logs, files),
 // names qualified with the checked database's name, and statements
 // prepared from strings, anywhere in the statement (a procedure's body
 // can hide such a name in one).
@@ -196,6 +197,10 @@ func (e *Engine) beyond(stmt string) error {
 		return errors.New("USE is not rehearsed: the rehearsal runs in a database of its own; write names unqualified")
 	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG":
 		return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server", first)
+	case "GRANT", "REVOKE":
+		return fmt.Errorf("%s is not rehearsed: privileges are the server's, and outlive the rehearsal database", first)
+	case "LOAD":
+		return errors.New("LOAD is not rehearsed: it reads a file")
 	case "SET":
 		for _, t := range toks[1:] {
 			if w := strings.TrimPrefix(t.up, "@@"); t.kind == tWord && (w == "GLOBAL" || w == "PERSIST" || w == "PERSIST_ONLY" || w == "PASSWORD") {
@@ -205,9 +210,12 @@ func (e *Engine) beyond(stmt string) error {
 	}
 	// A statement held in a string, also in a routine's body, could
 	// hide a name of the checked database.
-	for _, t := range toks {
+	for i, t := range toks {
 		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
 			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
+		}
+		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
+			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
 		}
 	}
 	if first == "CREATE" || first == "DROP" || first == "ALTER" || first == "RENAME" {
