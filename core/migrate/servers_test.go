@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -262,12 +264,23 @@ func TestMySQLScratch(t *testing.T) {
 	// Nothing of a script reaches beyond the rehearsal database, though
 	// the scratch server is the checked database's own.
 	checked := url[strings.LastIndex(url, "/")+1:]
+	outfile := filepath.Join(os.TempDir(), fmt.Sprintf("tablewise-rehearsal-outfile-%d", os.Getpid()))
+	t.Cleanup(func() { os.Remove(outfile) })
 	for up, want := range map[string]string{
-		"ALTER TABLE `" + checked + "`.customers DROP COLUMN marketing_opt_in;": "names the checked database",
-		"ALTER TABLE " + checked + ".customers DROP COLUMN marketing_opt_in;":   "names the checked database",
-		"USE `" + checked + "`;\nDROP TABLE customers;":                         "USE is not rehearsed",
-		"DROP DATABASE `" + checked + "`;":                                      "DROP DATABASE is not rehearsed",
-		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                "PREPARE is not rehearsed",
+		"ALTER TABLE `" + checked + "`.customers DROP COLUMN marketing_opt_in;":                                     "names the checked database",
+		"ALTER TABLE " + checked + ".customers DROP COLUMN marketing_opt_in;":                                       "names the checked database",
+		"USE `" + checked + "`;\nDROP TABLE customers;":                                                             "USE is not rehearsed",
+		"DROP DATABASE `" + checked + "`;":                                                                          "DROP DATABASE is not rehearsed",
+		"PREPARE s FROM 'DROP TABLE " + checked + ".customers';":                                                    "PREPARE is not rehearsed",
+		"CREATE OR REPLACE DATABASE `" + checked + "`;":                                                             "DATABASE is not rehearsed",
+		"CREATE PROCEDURE p() EXECUTE IMMEDIATE CONCAT('DROP TABLE ', '" + checked + "', '.customers');\nCALL p();": "EXECUTE is not rehearsed",
+		"DROP USER IF EXISTS tablewise_no_such_user;":                                                               "DROP USER is not rehearsed",
+		"SET GLOBAL max_connections = @@global.max_connections;":                                                    "SET GLOBAL is not rehearsed",
+		"SET @@global.max_connections = @@global.max_connections;":                                                  "SET GLOBAL is not rehearsed",
+		"FLUSH PRIVILEGES;": "FLUSH is not rehearsed",
+		"GRANT SELECT ON *.* TO tablewise_no_such_user@localhost;": "GRANT is not rehearsed",
+		"LOAD DATA INFILE '/etc/hostname' INTO TABLE customers;":   "LOAD is not rehearsed",
+		"SELECT 1 INTO OUTFILE '" + outfile + "';":                 "INTO OUTFILE is not rehearsed",
 	} {
 		rep := mustCheck(t, d, up, "", Options{Scratch: scratch})
 		if rep.Valid || len(rep.Up) != 1 || !strings.Contains(rep.Up[0].Error, want) {

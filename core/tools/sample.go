@@ -88,11 +88,13 @@ func SampleValues(ctx context.Context, d *db.DB, table, column, like string, lim
 		where = " WHERE " + dl.Like(col, likePattern(like))
 	}
 	sql := fmt.Sprintf("SELECT %s AS value, count(*) AS count FROM %s%s GROUP BY 1 ORDER BY 2 DESC, 1 %s", col, from, where, dl.Limit(limit+1))
-	res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: limit + 1, Timeout: Timeout})
+	// The values are held to run_sql's byte cap: a column may hold values
+	// of any size.
+	res, err := query.Collect(ctx, d, sql, query.Options{MaxRows: limit + 1, MaxBytes: runMaxBytes, Timeout: Timeout})
 	if err != nil {
 		return nil, err
 	}
-	out := &ValueSample{dl: dl, Table: t.Name, Column: c.Name, Like: like, Values: []ValueCount{}, Distinct: -1, Nulls: -1, Rows: -1, SQL: sql}
+	out := &ValueSample{dl: dl, Table: t.Name, Column: c.Name, Like: like, Values: []ValueCount{}, Distinct: -1, Nulls: -1, Rows: -1, SQL: sql, Truncated: res.Truncated}
 	for i, r := range res.Rows {
 		if i == limit {
 			out.Truncated = true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -97,4 +98,20 @@ func TestSampleValuesFixture(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), s.Nulls)
 	assert.Equal(t, int64(3), s.Distinct)
+}
+
+// TestSampleValuesBytes: the values sampled are held to the same byte cap
+// as run_sql's rows, however large the column's values are.
+func TestSampleValuesBytes(t *testing.T) {
+	path := testdb.Build(t, "big.db", `CREATE TABLE big (v TEXT);
+		INSERT INTO big VALUES (hex(zeroblob(3000000)) || 'a'), (hex(zeroblob(3000000)) || 'b'), ('small');`)
+	d := testdb.Open(t, path)
+	s, err := SampleValues(context.Background(), d, "big", "v", "", 0)
+	require.NoError(t, err)
+	size := 0
+	for _, v := range s.Values {
+		size += len(v.Value.(string))
+	}
+	assert.LessOrEqual(t, size, runMaxBytes, "bytes of the values sampled")
+	assert.True(t, s.Truncated)
 }

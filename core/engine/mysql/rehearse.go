@@ -177,9 +177,12 @@ func splitScript(script string) ([]string, error) {
 
 // beyond refuses a statement that would act outside the rehearsal
 // database on the scratch server — which may be the checked database's
-// own server: USE, statements on a whole database, names qualified with
-// the checked database's name, and statements prepared from strings
-// (which could hide such a name).
+// own server: USE, statements on a whole database (CREATE OR REPLACE
+// DATABASE too) or on the server (its settings, users and privileges,
+// plugins, logs, files),
+// names qualified with the checked database's name, and statements
+// prepared from strings, anywhere in the statement (a procedure's body
+// can hide such a name in one).
 func (e *Engine) beyond(stmt string) error {
 	toks, lerr := lex(stmt)
 	if lerr != nil {
@@ -192,11 +195,42 @@ func (e *Engine) beyond(stmt string) error {
 	switch first {
 	case "USE":
 		return errors.New("USE is not rehearsed: the rehearsal runs in a database of its own; write names unqualified")
-	case "PREPARE", "EXECUTE":
-		return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", first)
+	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG":
+		return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server", first)
+	case "GRANT", "REVOKE":
+		return fmt.Errorf("%s is not rehearsed: privileges are the server's, and outlive the rehearsal database", first)
+	case "LOAD":
+		return errors.New("LOAD is not rehearsed: it reads a file")
+	case "SET":
+		for _, t := range toks[1:] {
+			if w := strings.TrimPrefix(t.up, "@@"); t.kind == tWord && (w == "GLOBAL" || w == "PERSIST" || w == "PERSIST_ONLY" || w == "PASSWORD") {
+				return fmt.Errorf("SET %s is not rehearsed: it acts on the whole scratch server", w)
+			}
+		}
 	}
-	if (first == "CREATE" || first == "DROP" || first == "ALTER") && len(toks) > 1 && (toks[1].up == "DATABASE" || toks[1].up == "SCHEMA") {
-		return fmt.Errorf("%s %s is not rehearsed: it acts on a whole database of the scratch server", first, toks[1].up)
+	// A statement held in a string, also in a routine's body, could
+	// hide a name of the checked database.
+	for i, t := range toks {
+		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
+			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
+		}
+		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
+			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
+		}
+	}
+	if first == "CREATE" || first == "DROP" || first == "ALTER" || first == "RENAME" {
+		i := 1
+		if first == "CREATE" && len(toks) > 3 && toks[1].up == "OR" && toks[2].up == "REPLACE" {
+			i = 3 // CREATE OR REPLACE DATABASE drops the database first
+		}
+		if len(toks) > i {
+			switch toks[i].up {
+			case "DATABASE", "SCHEMA":
+				return fmt.Errorf("%s %s is not rehearsed: it acts on a whole database of the scratch server", first, toks[i].up)
+			case "USER", "ROLE", "SERVER":
+				return fmt.Errorf("%s %s is not rehearsed: it acts on the whole scratch server", first, toks[i].up)
+			}
+		}
 	}
 	for i := 0; i+1 < len(toks); i++ {
 		name := toks[i].text

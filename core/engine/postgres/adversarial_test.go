@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -216,6 +217,7 @@ func TestReadsAllowed(t *testing.T) {
 		`SELECT 'pg_read_file(1)' AS s`,
 		`SELECT $$ lo_import( $$ AS s`,
 		`SELECT 1 AS "set_config"`,
+		`SELECT 1 AS U&"d\0061t\\a"`,
 		`WITH x AS (SELECT 1 AS a) SELECT * FROM x`,
 		`VALUES (1), (2)`,
 		`TABLE "Genre"`,
@@ -254,5 +256,183 @@ func TestFunctionCreatedAfterOpen(t *testing.T) {
 	var rej *guard.Rejection
 	if !errors.As(err, &rej) {
 		t.Errorf("a function created after open: %v", err)
+	}
+}
+
+// TestPlannerRunsNothing: the planner runs an IMMUTABLE or STABLE function
+// on constants while it plans (EXPLAIN included), so a call of such a
+// function of the database's own (by name, in field notation, or inside a
+// view) must be refused before anything is planned: the plan would show
+// only the folded result, after the function had run. Here it ends
+// another session.
+func TestPlannerRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	for _, vol := range []string{"IMMUTABLE", "STABLE"} {
+		fn := "kill_" + strings.ToLower(vol)
+		exec(t, a, `CREATE FUNCTION `+fn+`(int) RETURNS int `+vol+` LANGUAGE plpgsql AS $$ BEGIN
+			PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1; END $$`)
+		exec(t, a, `CREATE VIEW view_`+fn+` AS SELECT "GenreId" FROM "Genre" WHERE "GenreId" = `+fn+`(1)`)
+	}
+	exec(t, a, `CREATE VIEW over_view AS SELECT * FROM view_kill_immutable`)
+	exec(t, a, `CREATE FUNCTION kill_field("Genre") RETURNS int IMMUTABLE LANGUAGE sql AS $$
+		SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE application_name = 'tablewise_victim' $$`)
+	exec(t, a, `CREATE FUNCTION one() RETURNS int IMMUTABLE LANGUAGE sql AS 'SELECT 1'`)
+	exec(t, a, `CREATE MATERIALIZED VIEW stored_one AS SELECT one() AS a`)
+	e := open(t, url)
+	// Reading a materialized view runs nothing of its definition.
+	if res, err := query.Collect(context.Background(), e, "SELECT a FROM stored_one", query.Options{}); err != nil || len(res.Rows) != 1 {
+		t.Errorf("a materialized view: %v %v", res, err)
+	}
+	for _, sql := range []string{
+		"SELECT kill_immutable(1)",
+		`SELECT U&"kill\005fimmutable"(1)`,
+		`SELECT U&"kill!005fimmutable" UESCAPE '!' (1)`,
+		`SELECT ('(1,x)'::"Genre").U&"kill\+00005ffield"`,
+		"SELECT public.kill_stable(1)",
+		`SELECT ('(1,x)'::"Genre").kill_field`,
+		`SELECT ('(1,x)'::"Genre")."kill_field" AS k`,
+		"SELECT * FROM view_kill_immutable",
+		"SELECT * FROM view_kill_stable",
+		`SELECT * FROM public."view_kill_immutable"`,
+		"SELECT * FROM over_view",
+		"EXPLAIN SELECT * FROM over_view",
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		} else if !strings.Contains(rej.Reason, "kill_") && rej.What != "UESCAPE" || rej.Hint == "" {
+			t.Errorf("%s: the refusal does not name the function (or UESCAPE) or has no hint: %+v", sql, rej)
+		}
+		var one int
+		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("%s: the other session was ended: %v", sql, err)
+		}
+	}
+}
+
+// TestPolicyRunsNothing: a row security policy is planned with the
+// statement, so one that calls a function of the database's is refused
+// before anything is planned, for a role the policy applies to.
+func TestPolicyRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	role := fmt.Sprintf("tablewise_policy_%d", os.Getpid())
+	exec(t, a, "CREATE ROLE "+role+" NOLOGIN")
+	t.Cleanup(func() {
+		a.Exec(context.Background(), "DROP OWNED BY "+role)
+		a.Exec(context.Background(), "DROP ROLE "+role)
+	})
+	exec(t, a, `CREATE FUNCTION count_calls(int) RETURNS int IMMUTABLE SECURITY DEFINER LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM set_config('tablewise.calls', '1', false); RETURN $1; END $$`)
+	exec(t, a, `GRANT SELECT ON "Genre" TO `+role)
+	exec(t, a, `ALTER TABLE "Genre" ENABLE ROW LEVEL SECURITY`)
+	exec(t, a, `CREATE POLICY p ON "Genre" FOR SELECT USING ("GenreId" >= count_calls(1))`)
+	exec(t, a, `CREATE VIEW genre_view AS SELECT * FROM "Genre"`)
+	exec(t, a, "GRANT SELECT ON genre_view TO "+role)
+	e := open(t, url+"&"+postgres.RoleParam+"="+role)
+	for _, sql := range []string{`SELECT * FROM "Genre"`, "SELECT * FROM genre_view"} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "count_calls") {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+}
+
+// TestExtensionFunctions: functions of common contrib extensions that run
+// a query given as text or write table pages directly are refused by name.
+func TestExtensionFunctions(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION tablefunc")
+	exec(t, a, "CREATE EXTENSION pg_surgery")
+	exec(t, a, "CREATE EXTENSION adminpack")
+	before := snapshot(t, a)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM crosstab($$SELECT 'r'::text, 'c'::text, pg_advisory_lock(7)::text$$) AS ct(r text, c text)`,
+		`SELECT * FROM crosstab3($$SELECT 'r'::text, 'c'::text, 'v'::text$$)`,
+		`SELECT * FROM connectby('"Genre"', '"GenreId"', '"GenreId"', '1', 0) AS x(a int, b int, l int)`,
+		`SELECT heap_force_kill('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
+		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
+		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+// TestHugeValue: a single value larger than the byte cap is not read into
+// memory whole: a row holding one ends the stream truncated as it
+// arrives; a plan holding one (the planner folds constant expressions)
+// ends the statement with a memory limit error, with or without a byte
+// cap; and the engine goes on working on a fresh connection.
+func TestHugeValue(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	opt := query.Options{MaxBytes: 1 << 20, Timeout: 20e9}
+	res, err := query.Collect(context.Background(), e, "SELECT length(repeat('x', 40 << 20)) AS n", opt)
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("a small row: %v %v", res, err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err = query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1 UNION ALL SELECT repeat("Name", 40 << 20) FROM "Genre" WHERE "GenreId" = 2`, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || len(res.Rows) != 1 {
+		t.Errorf("not truncated after the first row: truncated %v, %d rows", res.Truncated, len(res.Rows))
+	}
+	_, err = query.Collect(context.Background(), e, "SELECT repeat('x', 40 << 20) AS v", opt)
+	var lim *query.LimitError
+	if !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("a folded constant past the cap: %v", err)
+	}
+	// Without a byte cap (EXPLAIN, export), the plan is bounded anyway.
+	_, err = query.Collect(context.Background(), e, "SELECT repeat('x', 40 << 20) AS v", query.Options{Timeout: 20e9})
+	if !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("a folded constant with no byte cap: %v", err)
+	}
+	if _, err = e.Explain(context.Background(), "SELECT repeat('x', 40 << 20) AS v"); !errors.As(err, &lim) || lim.Kind != "memory" {
+		t.Errorf("EXPLAIN of a folded constant: %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {
+		t.Errorf("reading values of 40 MB and more under a 1 MB cap allocated %d MB", grew>>20)
+	}
+	res, err = query.Collect(context.Background(), e, `SELECT count(*) FROM "Track"`, query.Options{})
+	if err != nil || res.Rows[0][0] != int64(3503) {
+		t.Errorf("read after: %v %v", res, err)
+	}
+}
+
+// TestHugeValueSample: the catalog's sample rows are held to a byte cap:
+// a table of huge values costs the catalog little memory.
+func TestHugeValueSample(t *testing.T) {
+	url := servers.Postgres(t)
+	exec(t, admin(t, url), `CREATE TABLE huge AS SELECT repeat('x', 40 << 20) AS v`)
+	e := open(t, url)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cat, err := e.Catalog(context.Background())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {
+		t.Errorf("the catalog of a table holding a 40 MB value allocated %d MB", grew>>20)
+	}
+	if tb := cat.Table("huge"); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("huge: %+v", tb)
 	}
 }

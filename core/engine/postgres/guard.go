@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -89,7 +90,7 @@ func lex(sql string) []token {
 			} else {
 				name, next := quotedName(sql, i+3)
 				i = next
-				out = append(out, token{kind: 'q', text: name})
+				out = append(out, token{kind: 'q', text: unicodeName(name)})
 			}
 		case c == '"':
 			name, next := quotedName(sql, i+1)
@@ -166,6 +167,41 @@ func skipString(sql string, i int, escapes bool) int {
 	return len(sql)
 }
 
+// unicodeName decodes the body of a U&"name" written with the default
+// escape character: \\ is a backslash, \XXXX and \+XXXXXX code points (vetText
+// refuses UESCAPE, which names another escape character). What cannot be
+// decoded is kept as written: the server refuses it.
+func unicodeName(body string) string {
+	if !strings.Contains(body, `\`) {
+		return body
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' || i+1 == len(body) {
+			b.WriteByte(body[i])
+			continue
+		}
+		if body[i+1] == '\\' {
+			b.WriteByte('\\')
+			i++
+			continue
+		}
+		start, n := i+1, 4
+		if body[i+1] == '+' {
+			start, n = i+2, 6
+		}
+		if start+n <= len(body) {
+			if r, err := strconv.ParseUint(body[start:start+n], 16, 32); err == nil {
+				b.WriteRune(rune(r))
+				i = start + n - 1
+				continue
+			}
+		}
+		b.WriteByte(body[i])
+	}
+	return b.String()
+}
+
 // quotedName reads a "quoted name" whose body starts at i.
 func quotedName(sql string, i int) (string, int) {
 	var b strings.Builder
@@ -200,6 +236,11 @@ func vetText(sql string) (*statement, error) {
 	toks := lex(sql)
 	if len(toks) == 0 || allSemicolons(toks) {
 		return nil, guard.ErrEmpty
+	}
+	for _, t := range toks {
+		if t.kind == 'w' && t.text == "uescape" {
+			return nil, &guard.Rejection{What: "UESCAPE", Reason: `UESCAPE is not allowed: the guard reads U&"…" names and strings with the default escape character \ only`, Hint: `write the name plainly, or with \ as its escape character (U&"d\0061ta")`}
+		}
 	}
 	if err := deniedCall(toks, "the statement", nil); err != nil {
 		return nil, err
@@ -339,20 +380,27 @@ func afterWord(sql, word string) string {
 
 // deniedCall refuses a call of a denied function among toks: a name
 // (plain or quoted, schema-qualified or not) followed by "(".
-// loc, when not nil, adds the database's own functions, operators and
-// types that reach code the guard cannot see into or a denied function.
+// loc, when not nil, adds the database's own functions (also called in
+// field notation, x.f) that run code the guard cannot see into.
 func deniedCall(toks []token, where string, loc *local) error {
-	for i := 0; i+1 < len(toks); i++ {
+	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind != 'w' && t.kind != 'q' {
-			continue
-		}
-		if next := toks[i+1]; next.kind != 'p' || next.text != "(" {
 			continue
 		}
 		name := t.text
 		if t.kind == 'q' {
 			name = strings.ToLower(name)
+		}
+		if loc != nil && loc.fields[name] && i > 0 && toks[i-1].kind == 'p' && toks[i-1].text == "." {
+			return &guard.Rejection{
+				What:   name,
+				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL or procedural, defined in this database) that the guard cannot see into", name, where, name, name),
+				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
+			}
+		}
+		if i+1 == len(toks) || toks[i+1].kind != 'p' || toks[i+1].text != "(" {
+			continue
 		}
 		why, ok := denied(name)
 		if !ok && loc != nil && loc.opaque[name] {
@@ -372,6 +420,9 @@ func deniedCall(toks []token, where string, loc *local) error {
 // deniedNames are functions that act outside the transaction, change the
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
+// Some are contrib extensions' (tablefunc, xml2, pg_surgery,
+// pg_stat_statements, pg_prewarm, adminpack), refused whether installed or
+// not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -416,6 +467,14 @@ var deniedNames = map[string]string{
 	"database_to_xml_and_xmlschema":  "runs queries built from text",
 	"ts_stat":                        "runs a query given as text",
 	"ts_rewrite":                     "may run a query given as text",
+	"connectby":                      "runs a query built from text",
+	"xpath_table":                    "runs a query built from text",
+	"heap_force_kill":                "writes table pages directly, outside the transaction",
+	"heap_force_freeze":              "writes table pages directly, outside the transaction",
+	"pg_stat_statements_reset":       "resets the server's statistics",
+	"autoprewarm_dump_now":           "writes a file on the server",
+	"autoprewarm_start_worker":       "starts a server process",
+	"pg_logdir_ls":                   "lists the server's files",
 }
 
 var deniedPrefixes = []struct{ prefix, why string }{
@@ -436,6 +495,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"binary_upgrade_", "writes the catalog"},
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
+	{"crosstab", "runs a query given as text"},
 }
 
 // denied reports whether the function name (lower case, without schema)
@@ -518,16 +578,31 @@ type local struct {
 	// body of a SQL function only when the planner inlines it (never a
 	// SECURITY DEFINER one), and never a procedural one's.
 	opaque map[string]bool
+	// fields are the opaque functions that field notation calls:
+	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
+	// when f is IMMUTABLE or STABLE.
+	fields map[string]bool
 	// ops maps an operator symbol to the function behind it.
 	ops map[string]string
 	// types maps a type name to the function a cast to it, or its
 	// domain's CHECK, calls.
 	types map[string]string
+	// views maps a view's (or a table's) name to a denied or opaque
+	// function its definition (or a row security policy on it) calls,
+	// however deep through other views: the planner runs an IMMUTABLE or
+	// STABLE function on constants while it plans (EXPLAIN too), and the
+	// plan then shows only the result.
+	views map[string]string
 }
 
-const localFunctionsSQL = `SELECT DISTINCT lower(p.proname) FROM pg_catalog.pg_proc p
+// localFunctionsSQL lists the opaque functions' names, each with whether
+// one of that name takes a single argument of a composite type (then
+// x.name calls it, with no parenthesis after the name).
+const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')`
+	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
+	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+	GROUP BY 1`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c') and aggregates ('a', one row per support function),
@@ -545,8 +620,29 @@ UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_cat
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
+// localViewsSQL lists (relation, function) for every function a view's
+// definition or a table's row security policy calls, directly, through an
+// operator, or through the views and tables it reads, however deep. A
+// materialized view's definition does not run when it is read.
+const localViewsSQL = `WITH RECURSIVE views AS (
+	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), calls(view, fn) AS (
+	SELECT coalesce(r.ev_class, pol.polrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL) AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+UNION
+	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
+	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
+SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
+	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
+	JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
+	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
+
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}}
+	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
 	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
@@ -554,6 +650,9 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	for _, r := range res {
 		for _, row := range r.Rows {
 			loc.opaque[string(row[0])] = true
+			if string(row[1]) == "t" {
+				loc.fields[string(row[0])] = true
+			}
 		}
 	}
 	res, err = c.Exec(ctx, localUsesSQL).ReadAll()
@@ -584,13 +683,24 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
+	res, err = c.Exec(ctx, localViewsSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			if view, fn := string(row[0]), string(row[1]); bad(fn) {
+				loc.views[view] = fn
+			}
+		}
+	}
 	return loc, nil
 }
 
 // vet refuses text that uses one of the database's operators, casts or
 // domains that call a denied function or code the guard cannot see.
 func (loc *local) vet(text, where string) error {
-	if len(loc.ops) == 0 && len(loc.types) == 0 {
+	if len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 {
 		return nil
 	}
 	for op, fn := range loc.ops {
@@ -606,6 +716,10 @@ func (loc *local) vet(text, where string) error {
 		if fn, ok := loc.types[strings.ToLower(t.text)]; ok {
 			return &guard.Rejection{What: "type " + t.text, Reason: fmt.Sprintf("type %s is not allowed in %s: converting to it calls %s", t.text, where, fn),
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+		}
+		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's) or a row security policy on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+				Hint: "query the tables the view reads instead, or connect as a role the policy does not apply to; " + readOnlyHint}
 		}
 	}
 	return nil

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -21,6 +23,19 @@ var _ query.Runner = (*Engine)(nil)
 // sends a cancel request of its own: the server normally ends the
 // statement first, with a clearer error.
 const clientSlack = 150 * time.Millisecond
+
+// rowSlack is more than a row message's own bytes beyond its values (2
+// bytes, and 4 per column, of at most 1664): a row message longer than
+// MaxBytes+rowSlack holds values past the byte cap.
+const rowSlack = 64 << 10
+
+// planMaxBytes bounds the plan the guard reads: an ordinary statement's
+// (at most 100 KB of text) is far smaller.
+const planMaxBytes = 16 << 20
+
+// pgMaxMessage is pgproto3's default limit on a message (the server's
+// own limit, about 1 GiB).
+const pgMaxMessage = 0x3fffffff - 1
 
 // Run vets sql (guard.go) and streams its rows into sink, inside BEGIN
 // READ ONLY … ROLLBACK with SET LOCAL statement_timeout, the client
@@ -37,6 +52,15 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
 		if err != nil {
 			return err
+		}
+		if opt.MaxBytes > 0 {
+			// pgconn reads a whole row into memory before the byte cap
+			// can see it: a row that alone passes the cap is refused as
+			// it arrives (read ends the stream there), and the
+			// connection closed.
+			c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+		} else {
+			c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		}
 		return e.stream(ctx, c, desc, opt, sink, sum)
 	})
@@ -67,7 +91,12 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 		defer cancel()
 	}
 	began := time.Now()
-	err := e.withConn(runCtx, func(c *pgconn.PgConn) error { return fn(runCtx, c) })
+	err := e.withConn(runCtx, func(c *pgconn.PgConn) error {
+		// vetServer and Run bound the size of a message; the connection
+		// returns to the pool with pgproto3's own bound.
+		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		return fn(runCtx, c)
+	})
 	if err == nil {
 		return nil
 	}
@@ -84,9 +113,19 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err != nil {
 		return nil, err
 	}
+	// Before anything is planned: the planner runs IMMUTABLE and STABLE
+	// functions on constants, so the plan cannot be the first check of
+	// the database's own functions.
+	if err := deniedCall(lex(sql), "the statement", loc); err != nil {
+		return nil, err
+	}
 	if err := loc.vet(sql, "the statement"); err != nil {
 		return nil, err
 	}
+	// The plan holds the constants the planner folded (repeat('x',
+	// 400000000) is one): it is read whole and parsed, so its size is
+	// bounded whatever the caps of the run.
+	c.Frontend().SetMaxBodyLen(planMaxBytes)
 	ms := timeout.Milliseconds()
 	if timeout > 0 && ms == 0 {
 		ms = 1 // 0 would mean no limit
@@ -144,11 +183,20 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err := p.Close(); first == nil {
 		first = err
 	}
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(first, &tooBig) {
+		return nil, &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
+	}
 	if first != nil {
 		return nil, first
 	}
 	if st.kind == "select" {
 		if err := vetPlan(plan, sql, loc); err != nil {
+			return nil, err
+		}
+		// Reading a large plan is work of the client's that no cancel
+		// request stops: the deadline is checked once it is done.
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -231,6 +279,11 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 		sum.RowCount++
 	}
 	_, err := rr.Close()
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooBig) {
+		sum.Truncated, sum.TruncatedBy = true, "bytes"
+		return nil
+	}
 	return err
 }
 
