@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -456,57 +457,72 @@ func denied(name string) (string, bool) {
 // statement: no node that writes or locks rows, no denied function in any
 // expression or function scan.
 func vetPlan(planJSON []byte, sql string, loc *local) error {
-	var plans any
-	if err := json.Unmarshal(planJSON, &plans); err != nil {
-		return fmt.Errorf("read the plan: %w", err)
+	// The plan is read in place (rawJSON), not decoded into maps: the
+	// values checked are those decoding it gives, and an object's
+	// members are walked after its Node Type and Function Name.
+	if !json.Valid(planJSON) {
+		var plans any
+		return fmt.Errorf("read the plan: %w", json.Unmarshal(planJSON, &plans))
 	}
-	var walk func(v any) error
-	walk = func(v any) error {
-		switch x := v.(type) {
-		case map[string]any:
-			switch x["Node Type"] {
-			case "ModifyTable":
+	var walk func(v rawJSON) error
+	walk = func(v rawJSON) error {
+		switch v.kind() {
+		case '{':
+			x := v.members(make([]member, 0, 32))
+			switch nodeType := get(x, "Node Type"); {
+			case nodeType == nil:
+			case nodeType.is("ModifyTable"):
 				r := refuse(sql)
-				if op, ok := x["Operation"].(string); ok {
+				if op, ok := get(x, "Operation").str(); ok {
 					r.What = "WITH … " + strings.ToUpper(op)
 					r.Reason = r.What + " is not allowed: the database is read-only"
 				}
 				return r
-			case "LockRows":
+			case nodeType.is("LockRows"):
 				return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
 			}
-			if f, ok := x["Function Name"].(string); ok {
+			if f, ok := get(x, "Function Name").str(); ok {
 				if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
 					return err
 				}
 			}
-			for k, e := range x {
-				if k == "Function Name" {
+			for _, m := range x {
+				if string(m.key) == "Function Name" {
 					continue
 				}
-				if err := walk(e); err != nil {
+				if err := walk(m.val); err != nil {
 					return err
 				}
 			}
-		case []any:
-			for _, e := range x {
-				if err := walk(e); err != nil {
-					return err
-				}
+		case '[':
+			return v.elements(walk)
+		case '"':
+			// Most strings hold no call and there is no local operator
+			// or type to look for: they need not become Go strings.
+			if raw, plain := v.plain(); plain && loc == nil && bytes.IndexByte(raw, '(') < 0 {
+				return nil
 			}
-		case string:
-			if strings.Contains(x, "(") {
-				if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
-					return err
-				}
-			}
-			if loc != nil {
-				return loc.vet(x, "the statement's plan")
-			}
+			x, _ := v.str()
+			return vetPlanText(x, loc)
 		}
 		return nil
 	}
-	return walk(plans)
+	start := skipSpace(planJSON, 0)
+	return walk(planJSON[start:valueEnd(planJSON, start)])
+}
+
+// vetPlanText checks one string of a plan: no denied call, no local
+// operator or type.
+func vetPlanText(x string, loc *local) error {
+	if strings.Contains(x, "(") {
+		if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
+			return err
+		}
+	}
+	if loc != nil {
+		return loc.vet(x, "the statement's plan")
+	}
+	return nil
 }
 
 // local is what the guard learns of a database when it connects: its own
