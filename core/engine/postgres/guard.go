@@ -498,8 +498,9 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 			return v.elements(walk)
 		case '"':
 			// Most strings hold no call and there is no local operator
-			// or type to look for: they need not become Go strings.
-			if raw, plain := v.plain(); plain && loc == nil && bytes.IndexByte(raw, '(') < 0 {
+			// or type to look for (loc.vet would pass them): they need
+			// not become Go strings.
+			if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && (loc == nil || len(loc.ops) == 0 && len(loc.types) == 0) {
 				return nil
 			}
 			x, _ := v.str()
