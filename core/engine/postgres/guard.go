@@ -457,59 +457,57 @@ func denied(name string) (string, bool) {
 // statement: no node that writes or locks rows, no denied function in any
 // expression or function scan.
 func vetPlan(planJSON []byte, sql string, loc *local) error {
-	// The plan is read in place (rawJSON), not decoded into maps: the
-	// values checked are those decoding it gives, and an object's
-	// members are walked after its Node Type and Function Name.
-	if !json.Valid(planJSON) {
+	// The plan is read in place, once (jsonWalk), not decoded into maps:
+	// the values checked are those decoding it gives, and an object's
+	// Node Type and Function Name come before what its members hold.
+	decodeErr := func() error {
 		var plans any
 		return fmt.Errorf("read the plan: %w", json.Unmarshal(planJSON, &plans))
 	}
-	var walk func(v rawJSON) error
-	walk = func(v rawJSON) error {
-		switch v.kind() {
-		case '{':
-			x := v.members(make([]member, 0, 32))
-			switch nodeType := get(x, "Node Type"); {
-			case nodeType == nil:
-			case nodeType.is("ModifyTable"):
-				r := refuse(sql)
-				if op, ok := get(x, "Operation").str(); ok {
-					r.What = "WITH … " + strings.ToUpper(op)
-					r.Reason = r.What + " is not allowed: the database is read-only"
-				}
-				return r
-			case nodeType.is("LockRows"):
-				return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
+	if !json.Valid(planJSON) {
+		return decodeErr()
+	}
+	w := jsonWalk{b: planJSON, skip: "Function Name", stack: make([]member, 0, 16)}
+	w.object = func(x []member) error {
+		switch nodeType := get(x, "Node Type"); {
+		case nodeType == nil:
+		case nodeType.is("ModifyTable"):
+			r := refuse(sql)
+			if op, ok := get(x, "Operation").str(); ok {
+				r.What = "WITH … " + strings.ToUpper(op)
+				r.Reason = r.What + " is not allowed: the database is read-only"
 			}
-			if f, ok := get(x, "Function Name").str(); ok {
-				if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
-					return err
-				}
+			return r
+		case nodeType.is("LockRows"):
+			return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
+		}
+		if f, ok := get(x, "Function Name").str(); ok {
+			if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
+				return err
 			}
-			for _, m := range x {
-				if string(m.key) == "Function Name" {
-					continue
-				}
-				if err := walk(m.val); err != nil {
-					return err
-				}
+		}
+		for _, m := range x {
+			if m.err != nil {
+				return m.err
 			}
-		case '[':
-			return v.elements(walk)
-		case '"':
-			// Most strings hold no call and there is no local operator
-			// or type to look for (loc.vet would pass them): they need
-			// not become Go strings.
-			if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && (loc == nil || len(loc.ops) == 0 && len(loc.types) == 0) {
-				return nil
-			}
-			x, _ := v.str()
-			return vetPlanText(x, loc)
 		}
 		return nil
 	}
-	start := skipSpace(planJSON, 0)
-	return walk(planJSON[start:valueEnd(planJSON, start)])
+	w.text = func(v rawJSON) error {
+		// Most strings hold no call and there is no local operator or
+		// type to look for (loc.vet would pass them): they need not
+		// become Go strings.
+		if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && (loc == nil || len(loc.ops) == 0 && len(loc.types) == 0) {
+			return nil
+		}
+		x, _ := v.str()
+		return vetPlanText(x, loc)
+	}
+	_, err := w.walk(skipSpace(planJSON, 0))
+	if w.bigNumber {
+		return decodeErr()
+	}
+	return err
 }
 
 // vetPlanText checks one string of a plan: no denied call, no local

@@ -3,6 +3,7 @@ package postgres
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -11,10 +12,12 @@ import (
 // the strings it looks at are decoded, and nothing else is built.
 type rawJSON []byte
 
-// member is one member of a JSON object: its key, decoded, and its value.
+// member is one member of a JSON object: its key, decoded, its value,
+// and the first error walking the value met.
 type member struct {
 	key []byte
 	val rawJSON
+	err error
 }
 
 // kind is the value's first byte: '{', '[' or '"' for an object, an
@@ -66,33 +69,83 @@ func (v rawJSON) is(s string) bool {
 	return ok && got == s
 }
 
-// members appends an object's members to buf, in order, keeping of those
-// that share a key only the last, as decoding into a map does.
-func (v rawJSON) members(buf []member) []member {
-	i := skipSpace(v, 1)
-	for v[i] != '}' {
-		end := valueEnd(v, i)
-		key := rawJSON(v[i:end])
-		k, plain := key.plain()
-		if !plain {
-			s, _ := key.str()
-			k = []byte(s)
+// jsonWalk walks a JSON text checked with json.Valid once, in order:
+// text is called with each string value, object with each object's
+// members once their values were walked, keeping of those that share a
+// key only the last (as decoding into a map does). What the value of a
+// member named skip holds is not checked, only read for its numbers.
+type jsonWalk struct {
+	b      []byte
+	skip   string
+	text   func(v rawJSON) error
+	object func(members []member) error
+	stack  []member // the members of the objects being walked
+	// bigNumber is set when a number does not fit a float64: decoding
+	// the text into any fails then.
+	bigNumber bool
+}
+
+// walk walks the value at b[i]: it returns where the value ends and the
+// first error met, an object's own (object) before its members'.
+func (w *jsonWalk) walk(i int) (int, error) {
+	b := w.b
+	switch b[i] {
+	case '{':
+		base := len(w.stack)
+		for i = skipSpace(b, i+1); b[i] != '}'; {
+			end := valueEnd(b, i)
+			key := rawJSON(b[i:end])
+			k, plain := key.plain()
+			if !plain {
+				s, _ := key.decode()
+				k = []byte(s)
+			}
+			i = skipSpace(b, skipSpace(b, end)+1) // past the colon
+			end, err := w.walk(i)
+			if string(k) == w.skip {
+				err = nil // walked only for its numbers
+			}
+			w.stack = append(w.stack, member{key: k, val: b[i:end], err: err})
+			if i = skipSpace(b, end); b[i] == ',' {
+				i = skipSpace(b, i+1)
+			}
 		}
-		i = skipSpace(v, skipSpace(v, end)+1) // past the colon
-		end = valueEnd(v, i)
-		buf = append(buf, member{key: k, val: v[i:end]})
-		i = skipSpace(v, end)
-		if v[i] == ',' {
-			i = skipSpace(v, i+1)
+		ms := w.stack[base:]
+		kept := ms[:0]
+		for j, m := range ms {
+			if !laterKey(ms[j+1:], m.key) {
+				kept = append(kept, m)
+			}
+		}
+		err := w.object(kept)
+		w.stack = w.stack[:base]
+		return i + 1, err
+	case '[':
+		var first error
+		for i = skipSpace(b, i+1); b[i] != ']'; {
+			end, err := w.walk(i)
+			if first == nil {
+				first = err
+			}
+			if i = skipSpace(b, end); b[i] == ',' {
+				i = skipSpace(b, i+1)
+			}
+		}
+		return i + 1, first
+	case '"':
+		end := valueEnd(b, i)
+		return end, w.text(b[i:end])
+	case 't', 'f', 'n':
+		return valueEnd(b, i), nil
+	}
+	end := valueEnd(b, i)
+	// Only an exponent or over 300 digits can be out of range.
+	if num := b[i:end]; len(num) > 300 || bytes.ContainsAny(num, "eE") {
+		if _, err := strconv.ParseFloat(string(num), 64); err != nil {
+			w.bigNumber = true
 		}
 	}
-	out := buf[:0]
-	for j, m := range buf {
-		if !laterKey(buf[j+1:], m.key) {
-			out = append(out, m)
-		}
-	}
-	return out
+	return end, nil
 }
 
 func laterKey(ms []member, key []byte) bool {
@@ -109,23 +162,6 @@ func get(ms []member, key string) rawJSON {
 	for _, m := range ms {
 		if string(m.key) == key {
 			return m.val
-		}
-	}
-	return nil
-}
-
-// elements calls f with each element of an array, in order, until f
-// returns an error.
-func (v rawJSON) elements(f func(rawJSON) error) error {
-	i := skipSpace(v, 1)
-	for v[i] != ']' {
-		end := valueEnd(v, i)
-		if err := f(v[i:end]); err != nil {
-			return err
-		}
-		i = skipSpace(v, end)
-		if v[i] == ',' {
-			i = skipSpace(v, i+1)
 		}
 	}
 	return nil
