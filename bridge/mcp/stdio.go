@@ -177,17 +177,14 @@ func encodeLine(msg mcpgo.JSONRPCMessage) ([]byte, error) {
 	if r, ok := msg.(mcpgo.JSONRPCResponse); ok && r.JSONRPC == mcpgo.JSONRPC_VERSION {
 		if res, ok := r.Result.(*mcpgo.CallToolResult); ok && res != nil {
 			id, err := json.Marshal(r.ID)
-			if err != nil {
-				return nil, err
+			result, err2 := res.MarshalJSON()
+			if err == nil && err2 == nil {
+				const head, mid = `{"jsonrpc":"` + mcpgo.JSONRPC_VERSION + `","id":`, `,"result":`
+				b := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+2)
+				b = append(append(append(append(b, head...), id...), mid...), result...)
+				return append(b, '}', '\n'), nil
 			}
-			result, err := res.MarshalJSON()
-			if err != nil {
-				return nil, err
-			}
-			const head, mid = `{"jsonrpc":"` + mcpgo.JSONRPC_VERSION + `","id":`, `,"result":`
-			b := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+2)
-			b = append(append(append(append(b, head...), id...), mid...), result...)
-			return append(b, '}', '\n'), nil
+			// json.Marshal fails too, with its own words for it.
 		}
 	}
 	b, err := json.Marshal(msg)

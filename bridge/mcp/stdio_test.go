@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +234,9 @@ func TestEncodeLineIsMarshal(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(want)+"\n", string(got))
 	}
+	bad := mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(1), mcpgo.NewToolResultStructured(math.NaN(), "x"))
+	_, want := json.Marshal(bad)
+	_, got := encodeLine(bad)
+	require.Error(t, want)
+	assert.Equal(t, want.Error(), got.Error())
 }
