@@ -156,17 +156,39 @@ func (c *stdioConn) write(msg mcpgo.JSONRPCMessage) {
 	if msg == nil {
 		return
 	}
-	b, err := json.Marshal(msg)
+	b, err := encodeLine(msg)
 	if err != nil {
 		c.s.log.Error("encode a stdio message", "err", err)
 		return
 	}
-	b = append(b, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if _, err := c.out.Write(b); err != nil {
 		c.s.log.Warn("write to stdout", "err", err)
 	}
+}
+
+// encodeLine is json.Marshal(msg) and a newline. A tool's answer, the
+// bulk of what is written, goes out as CallToolResult.MarshalJSON made
+// it: json.Marshal would only pass those bytes through its compaction,
+// which leaves json.Marshal's own output as it is (no space outside
+// strings; <, >, &, U+2028 and U+2029 already escaped).
+func encodeLine(msg mcpgo.JSONRPCMessage) ([]byte, error) {
+	if r, ok := msg.(mcpgo.JSONRPCResponse); ok && r.JSONRPC == mcpgo.JSONRPC_VERSION {
+		if res, ok := r.Result.(*mcpgo.CallToolResult); ok && res != nil {
+			id, err := json.Marshal(r.ID)
+			result, err2 := res.MarshalJSON()
+			if err == nil && err2 == nil {
+				const head, mid = `{"jsonrpc":"` + mcpgo.JSONRPC_VERSION + `","id":`, `,"result":`
+				b := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+2)
+				b = append(append(append(append(b, head...), id...), mid...), result...)
+				return append(b, '}', '\n'), nil
+			}
+			// json.Marshal fails too, with its own words for it.
+		}
+	}
+	b, err := json.Marshal(msg)
+	return append(b, '\n'), err
 }
 
 // notify writes the server's notifications (log messages) until the

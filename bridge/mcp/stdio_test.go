@@ -3,8 +3,10 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -198,3 +200,43 @@ func (h seenHandler) Handle(_ context.Context, r slog.Record) error {
 }
 func (h seenHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h seenHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestEncodeLineIsMarshal: every message goes out as json.Marshal writes
+// it, a tool's answer (written from its own MarshalJSON) included.
+func TestEncodeLineIsMarshal(t *testing.T) {
+	tricky := "<b> & \u2028\u2029 \"quoted\" \\ \x7f é\n\t"
+	structured := mcpgo.NewToolResultStructured(map[string]any{"rows": []any{[]any{1, tricky, nil}}, "html": "<&>"}, tricky)
+	withMeta := mcpgo.NewToolResultText(tricky)
+	withMeta.Meta = &mcpgo.Meta{AdditionalFields: map[string]any{"k": "<v>"}}
+	raw := mcpgo.NewToolResultText("x")
+	raw.RawStructuredContent = json.RawMessage(`{ "a" : [1, 2,"<"] }`)
+	results := []*mcpgo.CallToolResult{
+		structured, withMeta, raw,
+		mcpgo.NewToolResultError(tricky),
+		mcpgo.NewToolResultText(""),
+		{},
+	}
+	var msgs []mcpgo.JSONRPCMessage
+	for _, id := range []any{1, int64(1) << 53, "id-<&>", nil} {
+		for _, r := range results {
+			msgs = append(msgs, mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(id), r), mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(id), *r))
+		}
+		msgs = append(msgs,
+			mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(id), (*mcpgo.CallToolResult)(nil)),
+			mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(id), mcpgo.EmptyResult{}),
+			mcpgo.NewJSONRPCError(mcpgo.NewRequestId(id), mcpgo.INTERNAL_ERROR, tricky, nil))
+	}
+	msgs = append(msgs, mcpgo.NewLoggingMessageNotification(mcpgo.LoggingLevelInfo, Name, tricky))
+	for _, m := range msgs {
+		want, err := json.Marshal(m)
+		require.NoError(t, err)
+		got, err := encodeLine(m)
+		require.NoError(t, err)
+		assert.Equal(t, string(want)+"\n", string(got))
+	}
+	bad := mcpgo.NewJSONRPCResultResponse(mcpgo.NewRequestId(1), mcpgo.NewToolResultStructured(math.NaN(), "x"))
+	_, want := json.Marshal(bad)
+	_, got := encodeLine(bad)
+	require.Error(t, want)
+	assert.Equal(t, want.Error(), got.Error())
+}

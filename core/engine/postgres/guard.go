@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -516,57 +517,71 @@ func denied(name string) (string, bool) {
 // statement: no node that writes or locks rows, no denied function in any
 // expression or function scan.
 func vetPlan(planJSON []byte, sql string, loc *local) error {
-	var plans any
-	if err := json.Unmarshal(planJSON, &plans); err != nil {
-		return fmt.Errorf("read the plan: %w", err)
+	// The plan is read in place, once (jsonWalk), not decoded into maps:
+	// the values checked are those decoding it gives, and an object's
+	// Node Type and Function Name come before what its members hold.
+	decodeErr := func() error {
+		var plans any
+		return fmt.Errorf("read the plan: %w", json.Unmarshal(planJSON, &plans))
 	}
-	var walk func(v any) error
-	walk = func(v any) error {
-		switch x := v.(type) {
-		case map[string]any:
-			switch x["Node Type"] {
-			case "ModifyTable":
-				r := refuse(sql)
-				if op, ok := x["Operation"].(string); ok {
-					r.What = "WITH … " + strings.ToUpper(op)
-					r.Reason = r.What + " is not allowed: the database is read-only"
-				}
-				return r
-			case "LockRows":
-				return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
+	if !json.Valid(planJSON) {
+		return decodeErr()
+	}
+	w := jsonWalk{b: planJSON, skip: "Function Name", stack: make([]member, 0, 16)}
+	w.object = func(x []member) error {
+		switch nodeType := get(x, "Node Type"); {
+		case nodeType == nil:
+		case nodeType.is("ModifyTable"):
+			r := refuse(sql)
+			if op, ok := get(x, "Operation").str(); ok {
+				r.What = "WITH … " + strings.ToUpper(op)
+				r.Reason = r.What + " is not allowed: the database is read-only"
 			}
-			if f, ok := x["Function Name"].(string); ok {
-				if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
-					return err
-				}
+			return r
+		case nodeType.is("LockRows"):
+			return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
+		}
+		if f, ok := get(x, "Function Name").str(); ok {
+			if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
+				return err
 			}
-			for k, e := range x {
-				if k == "Function Name" {
-					continue
-				}
-				if err := walk(e); err != nil {
-					return err
-				}
-			}
-		case []any:
-			for _, e := range x {
-				if err := walk(e); err != nil {
-					return err
-				}
-			}
-		case string:
-			if strings.Contains(x, "(") {
-				if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
-					return err
-				}
-			}
-			if loc != nil {
-				return loc.vet(x, "the statement's plan")
+		}
+		for _, m := range x {
+			if m.err != nil {
+				return m.err
 			}
 		}
 		return nil
 	}
-	return walk(plans)
+	w.text = func(v rawJSON) error {
+		// Most strings hold no call and there is no local operator or
+		// type to look for (loc.vet would pass them): they need not
+		// become Go strings.
+		if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && (loc == nil || len(loc.ops) == 0 && len(loc.types) == 0) {
+			return nil
+		}
+		x, _ := v.str()
+		return vetPlanText(x, loc)
+	}
+	_, err := w.walk(skipSpace(planJSON, 0))
+	if w.bigNumber {
+		return decodeErr()
+	}
+	return err
+}
+
+// vetPlanText checks one string of a plan: no denied call, no local
+// operator or type.
+func vetPlanText(x string, loc *local) error {
+	if strings.Contains(x, "(") {
+		if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
+			return err
+		}
+	}
+	if loc != nil {
+		return loc.vet(x, "the statement's plan")
+	}
+	return nil
 }
 
 // local is what the guard learns of a database when it connects: its own
