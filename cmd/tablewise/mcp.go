@@ -43,7 +43,8 @@ Flags:
                         goes to the model
   --scratch URL         with --checks: a separate PostgreSQL or MySQL/MariaDB database where
                         validate_migration rehearses a server database's migrations (never a
-                        --db one)
+                        --db one; on a --db's own PostgreSQL server, as a user that is not a
+                        superuser and does not own that database)
   --log-level LEVEL     debug, info, warn or error (default info)
   --provider, --model   who answers the ask tool (as for tablewise ask): a model when one is
                         configured (ANTHROPIC_API_KEY, OPENAI_API_KEY…), else the built-in planner

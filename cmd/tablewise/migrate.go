@@ -12,7 +12,7 @@ func runMigrateCheck(ctx context.Context, args []string, s *streams) error {
 	fs, rf := newReportFlags("migrate-check")
 	upFile := fs.String("up", "", "the migration's SQL file")
 	downFile := fs.String("down", "", "the SQL file that undoes it (optional)")
-	scratch := fs.String("scratch", "", "PostgreSQL and MySQL: the URL of a separate database where the migration is rehearsed (never the --db one)")
+	scratch := fs.String("scratch", "", "PostgreSQL and MySQL: the URL of a separate database where the migration is rehearsed (never the --db one; on the --db's own PostgreSQL server, as a user that is not a superuser and does not own the --db database)")
 	pos, err := rf.parse(fs, args)
 	if err != nil {
 		return err

@@ -58,7 +58,8 @@ func TestMigrateCheck(t *testing.T) {
 }
 
 // TestMigrateCheckServers: on PostgreSQL and MariaDB the rehearsal needs
-// --scratch, refuses the checked database as one, and exits 4 on a
+// --scratch, refuses the checked database as one (and on PostgreSQL a
+// superuser's scratch database on the same server), and exits 4 on a
 // statement that fails.
 func TestMigrateCheckServers(t *testing.T) {
 	write := tempFiles(t)
@@ -66,7 +67,7 @@ func TestMigrateCheckServers(t *testing.T) {
 	down := write("down.sql", "ALTER TABLE customers ADD COLUMN marketing_opt_in int;\n")
 	bad := write("bad.sql", "ALTER TABLE nope ADD COLUMN x int;\n")
 	for name, urls := range map[string]func(t *testing.T) (string, string){
-		"postgres": func(t *testing.T) (string, string) { return servers.PostgresSample(t), servers.Postgres(t) },
+		"postgres": func(t *testing.T) (string, string) { return servers.PostgresSample(t), servers.PostgresScratch(t) },
 		"mysql":    func(t *testing.T) (string, string) { return servers.MySQLSample(t), servers.MySQL(t) },
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -94,6 +95,12 @@ func TestMigrateCheckServers(t *testing.T) {
 			code, _, errOut = runCLI(t, "", "migrate-check", "--db", url, "--scratch", url, "--up", up)
 			if code != 2 || !strings.Contains(errOut, "names the database being checked") {
 				t.Errorf("--scratch = --db: exit %d: %s", code, errOut)
+			}
+			if name == "postgres" {
+				code, out, errOut = runCLI(t, "", "migrate-check", "--db", url, "--scratch", servers.Postgres(t), "--up", up)
+				if code != 2 || out != "" || !strings.Contains(errOut, "the scratch user postgres is a superuser") || !strings.Contains(errOut, "a scratch database on another server") {
+					t.Errorf("a superuser's --scratch on the same server: exit %d: %s %s", code, out, errOut)
+				}
 			}
 		})
 	}

@@ -407,23 +407,36 @@ type Rehearser interface {
 type ScratchRehearser interface {
 	// RehearseIn rehearses up and down in the scratch database the URL
 	// scratch names. It refuses (ErrScratchIsDatabase) a scratch URL that
-	// names the database the engine reads, or a server of another engine.
+	// names the database the engine reads, or a server of another engine,
+	// and (ErrScratchReaches) a scratch user whose rights on the checked
+	// database's own server would let a migration act on that database.
 	RehearseIn(ctx context.Context, scratch, up, down string) (*Rehearsal, error)
 }
 
 // ErrScratchIsDatabase is matched (errors.Is) by a *ScratchError.
 var ErrScratchIsDatabase = errors.New("the scratch database must be a separate database")
 
+// ErrScratchReaches is matched (errors.Is) by a *ScratchError with
+// Reaches set.
+var ErrScratchReaches = errors.New("the scratch user could reach the database being checked")
+
 // ScratchError is a scratch URL that names the database being read (same
 // host, port and database name) or cannot serve as a scratch database for
-// this engine. It matches ErrScratchIsDatabase and ErrBadPath: callers
-// treat it as a usage error.
-type ScratchError struct{ Msg string }
+// this engine, or (Reaches) whose user could act on the database being
+// read. It matches ErrScratchIsDatabase (ErrScratchReaches when Reaches)
+// and ErrBadPath: callers treat it as a usage error.
+type ScratchError struct {
+	Msg     string
+	Reaches bool
+}
 
 func (e *ScratchError) Error() string { return e.Msg }
 
-// Is matches ErrScratchIsDatabase and ErrBadPath.
+// Is matches ErrScratchIsDatabase or ErrScratchReaches, and ErrBadPath.
 func (e *ScratchError) Is(target error) bool {
+	if e.Reaches {
+		return target == ErrScratchReaches || target == ErrBadPath
+	}
 	return target == ErrScratchIsDatabase || target == ErrBadPath
 }
 

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/engine"
@@ -91,6 +93,23 @@ func TestCaps(t *testing.T) {
 		if sum.RowCount != c.rows || sum.Truncated != (c.by != "") || sum.TruncatedBy != c.by || measured != c.measured {
 			t.Errorf("%+v: %d rows, truncated %v by %q, %d measured; want %d rows by %q, %d measured",
 				c.opt, sum.RowCount, sum.Truncated, sum.TruncatedBy, measured, c.rows, c.by, c.measured)
+		}
+	}
+}
+
+// TestScratchError: a scratch URL that names the checked database and a
+// scratch user that could reach it are both usage errors, told apart by
+// their sentinels, also when wrapped.
+func TestScratchError(t *testing.T) {
+	same := fmt.Errorf("rehearse: %w", &engine.ScratchError{Msg: "names the database"})
+	reaches := fmt.Errorf("rehearse: %w", &engine.ScratchError{Msg: "is a superuser", Reaches: true})
+	for _, c := range []struct {
+		err                   error
+		isDatabase, isReaches bool
+	}{{same, true, false}, {reaches, false, true}} {
+		if !errors.Is(c.err, engine.ErrBadPath) || errors.Is(c.err, engine.ErrScratchIsDatabase) != c.isDatabase || errors.Is(c.err, engine.ErrScratchReaches) != c.isReaches {
+			t.Errorf("%v: ErrBadPath %v, ErrScratchIsDatabase %v, ErrScratchReaches %v", c.err,
+				errors.Is(c.err, engine.ErrBadPath), errors.Is(c.err, engine.ErrScratchIsDatabase), errors.Is(c.err, engine.ErrScratchReaches))
 		}
 	}
 }

@@ -86,7 +86,7 @@ func checkServerRehearsal(t *testing.T, rep *Report, changes ...string) {
 
 func TestPostgresScratch(t *testing.T) {
 	url := servers.PostgresSample(t)
-	scratch := servers.Postgres(t) // another database on the same server
+	scratch := servers.PostgresScratch(t) // another database on the same server, its user no superuser
 	d := testdb.Open(t, url)
 	before := pgState(t, url)
 
@@ -152,7 +152,7 @@ func TestPostgresScratch(t *testing.T) {
 // about; the same lock on a small one is not.
 func TestPostgresBigTableLock(t *testing.T) {
 	url := servers.PostgresSample(t)
-	scratch := servers.Postgres(t)
+	scratch := servers.PostgresScratch(t)
 	ctx := context.Background()
 	c := servers.PostgresClient(t, url)
 	if _, err := c.Exec(ctx, "CREATE TABLE events AS SELECT g AS id, 'x' AS kind FROM generate_series(1, 150000) g; ANALYZE events"); err != nil {
@@ -180,6 +180,87 @@ func TestPostgresBigTableLock(t *testing.T) {
 	}
 	if !rep.Valid || !rep.Destructive {
 		t.Errorf("report: %s", rep.Text())
+	}
+}
+
+// TestPostgresScratchReach: on the checked database's own server, a
+// scratch user that could act on that database is refused before anything
+// runs (the statements below would reach it, one built at run time); a
+// scratch user without those rights runs them in the rehearsal, where
+// PostgreSQL refuses them: neither changes the checked database.
+func TestPostgresScratchReach(t *testing.T) {
+	url := servers.PostgresSample(t)
+	d := testdb.Open(t, url)
+	checked := url[strings.LastIndex(url, "/")+1 : strings.Index(url, "?")]
+	a := servers.PostgresClient(t, url) // the superuser postgres
+	ctx := context.Background()
+	state := func() string {
+		var s string
+		if err := a.QueryRow(ctx, `SELECT coalesce(shobj_description(d.oid, 'pg_database'), '') || '|' ||
+			coalesce((SELECT array_to_string(setconfig, ',') FROM pg_db_role_setting WHERE setdatabase = d.oid AND setrole = 0), '')
+			FROM pg_database d WHERE datname = current_database()`).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := state()
+	ups := []string{
+		`COMMENT ON DATABASE "` + checked + `" IS 'changed';`,
+		`DO $$ BEGIN EXECUTE 'ALTER DATABASE ' || quote_ident('` + checked + `') || ' SET work_mem = ''7MB'''; END $$;`,
+	}
+	admin := func(sql string) {
+		t.Helper()
+		if _, err := a.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scratch := servers.PostgresScratch(t)
+	role := scratch[len("postgres://"):strings.Index(scratch, "@")]
+	t.Cleanup(func() { a.Exec(ctx, `ALTER DATABASE "`+checked+`" OWNER TO postgres`) }) // before the role goes, if the test stops early
+	refused := func(scratch, why string) {
+		t.Helper()
+		for _, up := range ups {
+			rep, err := Check(ctx, d, up, "", Options{Scratch: scratch})
+			if !errors.Is(err, engine.ErrScratchReaches) || !errors.Is(err, engine.ErrBadPath) || errors.Is(err, engine.ErrScratchIsDatabase) ||
+				!strings.Contains(err.Error(), why) || !strings.Contains(err.Error(), "give a --scratch URL whose user is not a superuser") {
+				t.Errorf("%s\n%s: report %+v, error %v", why, up, rep, err)
+			}
+		}
+	}
+	refused(servers.Postgres(t), "the scratch user postgres is a superuser on the server of the database being checked")
+	admin("ALTER ROLE " + role + " CREATEROLE")
+	refused(scratch, "the scratch user "+role+" has CREATEROLE")
+	admin("ALTER ROLE " + role + " NOCREATEROLE; GRANT pg_write_server_files TO " + role)
+	refused(scratch, "the scratch user "+role+" is a member of pg_write_server_files")
+	admin("REVOKE pg_write_server_files FROM " + role + "; GRANT pg_execute_server_program TO " + role)
+	refused(scratch, "the scratch user "+role+" is a member of pg_execute_server_program")
+	admin("REVOKE pg_execute_server_program FROM " + role + `; ALTER DATABASE "` + checked + `" OWNER TO ` + role)
+	refused(scratch, "the scratch user "+role+" owns the database being checked")
+	admin(`ALTER DATABASE "` + checked + `" OWNER TO postgres; GRANT postgres TO ` + role)
+	refused(scratch, "the scratch user "+role+" is a member of postgres, the owner of the database being checked")
+	other := servers.PostgresScratch(t)
+	other = other[len("postgres://"):strings.Index(other, "@")]
+	admin("REVOKE postgres FROM " + role + "; ALTER ROLE " + other + " SUPERUSER; GRANT " + other + " TO " + role)
+	refused(scratch, "the scratch user "+role+" is a member of "+other+", a superuser on the server")
+	admin("ALTER ROLE " + other + " NOSUPERUSER CREATEROLE")
+	refused(scratch, "the scratch user "+role+" is a member of "+other+", which has CREATEROLE")
+	admin("REVOKE " + other + " FROM " + role)
+	if after := state(); after != before {
+		t.Fatalf("the checked database changed: %q, was %q", after, before)
+	}
+
+	// Without those rights the statements are rehearsed, and fail.
+	for _, up := range ups {
+		rep := mustCheck(t, d, up, "", Options{Scratch: scratch})
+		if rep.Valid || len(rep.Up) != 1 || !strings.Contains(rep.Up[0].Error, "must be owner of database") {
+			t.Errorf("%s: %+v", up, rep.Up)
+		}
+	}
+	if after := state(); after != before {
+		t.Errorf("the checked database changed: %q, was %q", after, before)
+	}
+	if left := pgRehearsals(t, scratch); len(left) != 0 {
+		t.Errorf("rehearsal schemas left: %v", left)
 	}
 }
 
@@ -313,7 +394,7 @@ func TestScratchDroppedAtDeadline(t *testing.T) {
 		sleep string
 		left  func(t *testing.T, url string) []string
 	}{
-		"postgres": {func(t *testing.T) (string, string) { return servers.PostgresSample(t), servers.Postgres(t) }, "SELECT pg_sleep(20);", pgRehearsals},
+		"postgres": {func(t *testing.T) (string, string) { return servers.PostgresSample(t), servers.PostgresScratch(t) }, "SELECT pg_sleep(20);", pgRehearsals},
 		"mysql":    {func(t *testing.T) (string, string) { return servers.MySQLSample(t), servers.MySQL(t) }, "SELECT SLEEP(20);", mysqlRehearsals},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -15,7 +15,10 @@ import (
 // schema is read through Run (the guard vets every statement), recreated
 // without rows in a new schema tablewise_rehearse_<random> of the scratch
 // database, and the scripts run there with search_path set to it alone.
-// The new schema is dropped at the end, whatever happened.
+// The new schema is dropped at the end, whatever happened. A scratch
+// database on the checked one's own server is refused first when its user
+// could act on the checked database (scratchReach): no reading of a
+// script's text can refuse what it builds at run time.
 
 // RehearseIn implements engine.ScratchRehearser.
 func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*engine.Rehearsal, error) {
@@ -47,6 +50,9 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, scratch))}
 	}
 	defer c.Close(context.Background())
+	if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
+		return nil, err
+	}
 	name, err := engine.RehearsalName()
 	if err != nil {
 		return nil, err
@@ -162,6 +168,86 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 	cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(engine.RehearsalStatementTimeout.Milliseconds())
 	cfg.RuntimeParams["client_min_messages"] = "warning"
 	return cfg, nil
+}
+
+// The checked database's server and owner, and the scratch connection's
+// server and its session user's rights (SET ROLE and RESET ROLE reach
+// every role it belongs to): a cluster is known by its system identifier
+// (NULL where pg_control_system is not executable), a role by its oid,
+// the same on every database of a cluster.
+const (
+	checkedServerSQL = `SELECT CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
+	THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())::text END, d.datdba::text
+FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()`
+	scratchRightsSQL = `SELECT CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
+	THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())::text END,
+	s.rolname::text, s.rolsuper::text,
+	coalesce((SELECT o.rolname::text FROM pg_catalog.pg_roles o WHERE o.oid = $1::oid AND pg_catalog.pg_has_role(s.oid, o.oid, 'MEMBER')), ''),
+	coalesce((SELECT g.rolname::text FROM pg_catalog.pg_roles g WHERE g.rolsuper AND pg_catalog.pg_has_role(s.oid, g.oid, 'MEMBER') ORDER BY 1 LIMIT 1), ''),
+	coalesce((SELECT g.rolname::text FROM pg_catalog.pg_roles g WHERE g.rolname IN ('pg_write_server_files', 'pg_execute_server_program')
+		AND pg_catalog.pg_has_role(s.oid, g.oid, 'MEMBER') ORDER BY 1 DESC LIMIT 1), ''),
+	coalesce((SELECT g.rolname::text FROM pg_catalog.pg_roles g WHERE g.rolcreaterole AND pg_catalog.pg_has_role(s.oid, g.oid, 'MEMBER') ORDER BY g.oid <> s.oid, 1 LIMIT 1), '')
+FROM pg_catalog.pg_roles s WHERE s.rolname = session_user`
+)
+
+// scratchReach refuses a scratch connection c on the checked database's
+// own server whose user could act on that database from the scratch one:
+// a superuser or a member of one, the owner or a member of the owner
+// (COMMENT ON DATABASE, ALTER DATABASE … SET, also built at run time
+// through EXECUTE, which no reading of the text can refuse), a member of
+// pg_write_server_files or pg_execute_server_program, or of a role with
+// CREATEROLE, which can grant itself those. The checked side is read
+// through the guarded path like the rest of it. Where a side does not
+// show its cluster's identifier, the server is the same when the host and
+// port are.
+func (e *Engine) scratchReach(ctx context.Context, c *pgconn.PgConn, cfg *pgconn.Config, scratch string) error {
+	rows, err := e.rows(ctx, checkedServerSQL)
+	if err != nil {
+		return fmt.Errorf("read the server of %s: %w", e.display, err)
+	}
+	if len(rows) != 1 {
+		return fmt.Errorf("read the server of %s: %d rows", e.display, len(rows))
+	}
+	checkedID, owner := engine.String(rows[0][0]), engine.String(rows[0][1])
+	res := c.ExecParams(ctx, scratchRightsSQL, [][]byte{[]byte(owner)}, nil, nil, nil).Read()
+	if res.Err != nil {
+		return fmt.Errorf("read the scratch user's rights in %s: %w", engine.Redact(scratch), res.Err)
+	}
+	if len(res.Rows) != 1 {
+		return fmt.Errorf("read the scratch user's rights in %s: %d rows", engine.Redact(scratch), len(res.Rows))
+	}
+	r := make([]string, len(res.Rows[0]))
+	for i, v := range res.Rows[0] {
+		r[i] = string(v)
+	}
+	if checkedID == "" || r[0] == "" {
+		if !engine.SameHost(cfg.Host, e.cfg.Host) || cfg.Port != e.cfg.Port {
+			return nil
+		}
+	} else if r[0] != checkedID {
+		return nil
+	}
+	user, super, ofOwner, ofSuper, files, createRole := r[1], r[2] == "true", r[3], r[4], r[5], r[6]
+	var why string
+	switch {
+	case super:
+		why = "is a superuser on the server of the database being checked"
+	case ofOwner == user:
+		why = "owns the database being checked"
+	case ofOwner != "":
+		why = "is a member of " + ofOwner + ", the owner of the database being checked"
+	case ofSuper != "":
+		why = "is a member of " + ofSuper + ", a superuser on the server of the database being checked"
+	case files != "":
+		why = "is a member of " + files + " on the server of the database being checked"
+	case createRole == user:
+		why = "has CREATEROLE on the server of the database being checked (it could grant itself its owner's rights)"
+	case createRole != "":
+		why = "is a member of " + createRole + ", which has CREATEROLE on the server of the database being checked (it could grant itself its owner's rights)"
+	default:
+		return nil
+	}
+	return &engine.ScratchError{Reaches: true, Msg: "the scratch user " + user + " " + why + ": a migration could reach that database (COMMENT ON DATABASE, ALTER DATABASE … SET, code run through EXECUTE); give a --scratch URL whose user is not a superuser and does not own the checked database, or a scratch database on another server"}
 }
 
 // pgMessage is a server error as PostgreSQL words it.

@@ -7,6 +7,7 @@
 //	url := servers.Postgres(t)       // Chinook: postgres://postgres@127.0.0.1:5432/tw_…?sslmode=disable
 //	url := servers.PostgresSample(t) // the built-in sample
 //	url := servers.PostgresOf(t, testdb.Fixture(t))
+//	url := servers.PostgresScratch(t) // empty, owned by a new role tw_scratch_… that is not a superuser
 //	url := servers.MySQL(t)          // Chinook: mysql://root@127.0.0.1:3306/tw_…
 //	url := servers.MySQLSample(t)
 //	url := servers.MySQLOf(t, path)
@@ -15,7 +16,8 @@
 // Each call returns a fresh database of its own (tw_, the test's name and
 // 48 random bits, so parallel tests and concurrent test binaries never
 // share one), connected to as superuser (postgres) or root, dropped when
-// the test ends. pgx takes the PostgreSQL URL as it is.
+// the test ends; PostgresScratch's is connected to as its own role. pgx
+// takes the PostgreSQL URL as it is.
 //
 // A server that does not answer within 2 s skips the test with the
 // command that starts it (what .ci/run does); TABLEWISE_TEST_REQUIRE=

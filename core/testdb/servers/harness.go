@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/data"
 )
@@ -86,19 +88,76 @@ func PostgresOf(t testing.TB, path string) string {
 	if err := pgCreateDatabase(ctx, admin, name, tpl); err != nil {
 		t.Fatalf("copy the template %s: %v", tpl, err)
 	}
+	pgCleanup(t, srv, "the test database", func(ctx context.Context, admin *pgx.Conn) error { return pgDropDatabase(ctx, admin, name) })
+	return srv.database(name)
+}
+
+// PostgresScratch returns the URL of a fresh, empty PostgreSQL database
+// owned by a fresh LOGIN role tw_scratch_<48 random bits> that is not a
+// superuser, connecting as that role (the server's trust authentication
+// lets any role in without a password): a scratch database for a
+// migration's rehearsal on the server of the database being checked,
+// where tablewise refuses a scratch user that could reach that database.
+// The database and then the role are dropped when the test ends.
+func PostgresScratch(t testing.TB) string {
+	t.Helper()
+	srv := reach(t, "postgres")
+	admin := pgAdmin(t, srv)
+	defer admin.Close(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var r [6]byte
+	rand.Read(r[:])
+	role := "tw_scratch_" + hex.EncodeToString(r[:])
+	if _, err := admin.Exec(ctx, "CREATE ROLE "+role+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"); err != nil {
+		t.Fatalf("create the scratch role: %v", err)
+	}
+	pgCleanup(t, srv, "the scratch role", func(ctx context.Context, admin *pgx.Conn) error {
+		_, err := admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+		return err
+	})
+	name := freshName(t)
+	if err := pgCreateDatabase(ctx, admin, name, ""); err != nil {
+		t.Fatal(err)
+	}
+	pgCleanup(t, srv, "the scratch database", func(ctx context.Context, admin *pgx.Conn) error { return pgDropDatabase(ctx, admin, name) })
+	if _, err := admin.Exec(ctx, "ALTER DATABASE "+quoteIdent(name, '"')+" OWNER TO "+role); err != nil {
+		t.Fatalf("give the scratch database to its role: %v", err)
+	}
+	u, err := url.Parse(srv.database(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(role)
+	return u.String()
+}
+
+// pgAdmin connects to srv's administrative database, failing the test
+// when it cannot; the caller closes the connection.
+func pgAdmin(t testing.TB, srv server) *pgx.Conn {
+	t.Helper()
+	c, err := connectPG(context.Background(), srv.admin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// pgCleanup runs drop on a connection of the server's administrator when
+// the test ends, failing the test on an error.
+func pgCleanup(t testing.TB, srv server, what string, drop func(context.Context, *pgx.Conn) error) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		admin, err := connectPG(ctx, srv.admin())
 		if err == nil {
-			err = pgDropDatabase(ctx, admin, name)
+			err = drop(ctx, admin)
 			admin.Close(context.Background())
 		}
 		if err != nil {
-			t.Errorf("drop the test database: %v", err)
+			t.Errorf("drop %s: %v", what, err)
 		}
 	})
-	return srv.database(name)
 }
 
 // MySQLOf returns the URL of a fresh MariaDB/MySQL database holding a copy

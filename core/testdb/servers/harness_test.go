@@ -175,17 +175,6 @@ func claimDatabases(t *testing.T, engine, path string, start time.Time) []string
 	return names
 }
 
-// pgAdmin connects to srv's administrative database, failing the test
-// when it cannot; the caller closes the connection.
-func pgAdmin(t testing.TB, srv server) *pgx.Conn {
-	t.Helper()
-	c, err := connectPG(context.Background(), srv.admin())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // mysqlAdmin opens srv's administrative connection, failing the test when
 // it cannot; the caller closes it.
 func mysqlAdmin(t testing.TB, srv server) *sql.DB {
@@ -311,5 +300,35 @@ func TestFreshNames(t *testing.T) {
 	}
 	if _, err := hex.DecodeString(strings.TrimPrefix(a, "tw_testfreshnames_")); err != nil {
 		t.Errorf("fresh name %s does not end in hex: %v", a, err)
+	}
+}
+
+// TestPostgresScratch: the scratch database is empty, connected to as a
+// role that is not a superuser and owns it (it may create a schema); the
+// database and the role are gone when the test that asked ends.
+func TestPostgresScratch(t *testing.T) {
+	var role, name string
+	t.Run("scratch", func(t *testing.T) {
+		u := PostgresScratch(t)
+		c := PostgresClient(t, u)
+		var super, owner bool
+		var tables int
+		if err := c.QueryRow(context.Background(), `SELECT current_user, current_database(), r.rolsuper,
+			(SELECT datdba FROM pg_database WHERE datname = current_database()) = r.oid,
+			(SELECT count(*) FROM pg_tables WHERE schemaname = 'public')
+			FROM pg_roles r WHERE r.rolname = current_user`).Scan(&role, &name, &super, &owner, &tables); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(role, "tw_scratch_") || super || !owner || tables != 0 {
+			t.Errorf("role %s (superuser %v, owner %v), %d tables", role, super, owner, tables)
+		}
+		if _, err := c.Exec(context.Background(), "CREATE SCHEMA s; DROP SCHEMA s"); err != nil {
+			t.Errorf("the scratch role cannot create a schema: %v", err)
+		}
+	})
+	admin := pgAdmin(t, reach(t, "postgres"))
+	defer admin.Close(context.Background())
+	if left := PostgresColumn[string](t, admin, "SELECT rolname::text FROM pg_roles WHERE rolname = $1 UNION ALL SELECT datname::text FROM pg_database WHERE datname = $2", role, name); role == "" || len(left) != 0 {
+		t.Errorf("left after the test: %v (role %q)", left, role)
 	}
 }
