@@ -227,6 +227,8 @@ type statement struct {
 	// planned is the statement EXPLAIN (VERBOSE, FORMAT JSON) can plan:
 	// the text itself, or what follows EXPLAIN and its options.
 	planned string
+	// toks is the whole text's tokens, for the checks on the server.
+	toks []token
 }
 
 // vetText applies the checks that need no server.
@@ -262,9 +264,9 @@ func vetText(sql string) (*statement, error) {
 	}
 	switch first {
 	case "select", "with", "values", "table":
-		return &statement{kind: "select", planned: sql}, nil
+		return &statement{kind: "select", planned: sql, toks: toks}, nil
 	case "show":
-		return &statement{kind: "show"}, nil
+		return &statement{kind: "show", toks: toks}, nil
 	case "explain":
 		inner, err := explained(sql)
 		if err != nil {
@@ -272,7 +274,7 @@ func vetText(sql string) (*statement, error) {
 		}
 		switch firstWord(lex(inner)) {
 		case "select", "with", "values", "table":
-			return &statement{kind: "select", planned: inner}, nil
+			return &statement{kind: "select", planned: inner, toks: toks}, nil
 		}
 	}
 	return nil, refuse(sql)
@@ -554,10 +556,10 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 		return nil
 	}
 	w.text = func(v rawJSON) error {
-		// Most strings hold no call and there is no local operator or
-		// type to look for (loc.vet would pass them): they need not
+		// Most strings hold no call and the database has nothing of its
+		// own to look for (loc.vet would pass them): they need not
 		// become Go strings.
-		if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && (loc == nil || len(loc.ops) == 0 && len(loc.types) == 0) {
+		if raw, plain := v.plain(); plain && bytes.IndexByte(raw, '(') < 0 && loc.none() {
 			return nil
 		}
 		x, _ := v.str()
@@ -573,15 +575,20 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 // vetPlanText checks one string of a plan: no denied call, no local
 // operator or type.
 func vetPlanText(x string, loc *local) error {
+	var toks []token
 	if strings.Contains(x, "(") {
-		if err := deniedCall(lex(x), "the statement's plan", loc); err != nil {
+		toks = lex(x)
+		if err := deniedCall(toks, "the statement's plan", loc); err != nil {
 			return err
 		}
 	}
-	if loc != nil {
-		return loc.vet(x, "the statement's plan")
+	if loc.none() {
+		return nil
 	}
-	return nil
+	if toks == nil {
+		toks = lex(x)
+	}
+	return loc.vet(x, toks, "the statement's plan")
 }
 
 // local is what the guard learns of a database when it connects: its own
@@ -712,10 +719,17 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	return loc, nil
 }
 
-// vet refuses text that uses one of the database's operators, casts or
-// domains that call a denied function or code the guard cannot see.
-func (loc *local) vet(text, where string) error {
-	if len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 {
+// none reports whether the database has nothing of its own that vet
+// looks for (also when loc is nil): then vet passes every text.
+func (loc *local) none() bool {
+	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0
+}
+
+// vet refuses text (toks, its tokens) that uses one of the database's
+// operators, casts or domains that call a denied function or code the
+// guard cannot see, or a view or table that reaches one.
+func (loc *local) vet(text string, toks []token, where string) error {
+	if loc.none() {
 		return nil
 	}
 	for op, fn := range loc.ops {
@@ -724,7 +738,7 @@ func (loc *local) vet(text, where string) error {
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
 		}
 	}
-	for _, t := range lex(text) {
+	for _, t := range toks {
 		if t.kind != 'w' && t.kind != 'q' {
 			continue
 		}

@@ -70,12 +70,16 @@ var planLocal = &local{
 	types:  map[string]string{"evil_t": "cast_fn"},
 }
 
+// viewsLocal has only a view that reaches a function: plain plan
+// strings must still be looked at for its name.
+var viewsLocal = &local{views: map[string]string{"guarded_v": "mine"}}
+
 // samePlanVerdict fails unless vetPlan returns what vetPlanDecoded does
 // on plan, with and without local names: no error, or an error it can
 // return (its own in one of many runs).
 func samePlanVerdict(t *testing.T, plan []byte) {
 	t.Helper()
-	for _, loc := range []*local{nil, planLocal} {
+	for _, loc := range []*local{nil, planLocal, viewsLocal} {
 		got := vetPlan(plan, "SELECT 1", loc)
 		var seen []string
 	runs:
@@ -117,6 +121,7 @@ var planSeeds = []string{
 	`{"Filter": "pg_sleep` + "\xff" + `(1)"}`,
 	`{"Filter": "a ### b"}`,
 	`{"Filter": "x::evil_t"}`,
+	`[{"Plan": {"Node Type": "Seq Scan", "Relation Name": "guarded_v"}}]`,
 	`{"Filter": "x::\"EVIL_T\""}`,
 	`{"Output": ["mine(1)", "abs(2)"], "Output": ["abs(3)"]}`,
 	`"pg_sleep(1)"`,

@@ -116,10 +116,10 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	// Before anything is planned: the planner runs IMMUTABLE and STABLE
 	// functions on constants, so the plan cannot be the first check of
 	// the database's own functions.
-	if err := deniedCall(lex(sql), "the statement", loc); err != nil {
+	if err := deniedCall(st.toks, "the statement", loc); err != nil {
 		return nil, err
 	}
-	if err := loc.vet(sql, "the statement"); err != nil {
+	if err := loc.vet(sql, st.toks, "the statement"); err != nil {
 		return nil, err
 	}
 	// The plan holds the constants the planner folded (repeat('x',
