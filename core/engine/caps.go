@@ -36,8 +36,14 @@ func (c *Caps) BytesOver(size func() int64) bool {
 	}
 	c.bytes += size()
 	if c.bytes > c.opt.MaxBytes {
-		c.sum.Truncated, c.sum.TruncatedBy = true, "bytes"
+		c.BytesPassed()
 		return true
 	}
 	return false
+}
+
+// BytesPassed marks the summary truncated by the byte cap: for a row an
+// engine refused to read because it alone passes MaxBytes.
+func (c *Caps) BytesPassed() {
+	c.sum.Truncated, c.sum.TruncatedBy = true, "bytes"
 }

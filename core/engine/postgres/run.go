@@ -281,7 +281,7 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 	_, err := rr.Close()
 	var tooBig *pgproto3.ExceededMaxBodyLenErr
 	if errors.As(err, &tooBig) {
-		sum.Truncated, sum.TruncatedBy = true, "bytes"
+		caps.BytesPassed()
 		return nil
 	}
 	return err
