@@ -179,10 +179,9 @@ func splitScript(script string) ([]string, error) {
 // database on the scratch server — which may be the checked database's
 // own server: USE, statements on a whole database (CREATE OR REPLACE
 // DATABASE too) or on the server (its settings, users and privileges,
-// plugins, logs, files),
-// names qualified with the checked database's name, and statements
-// prepared from strings, anywhere in the statement (a procedure's body
-// can hide such a name in one).
+// plugins, logs, files), names qualified with the checked database's
+// name, and statements prepared from strings, anywhere in the statement
+// (a procedure's body can hide such a name in one).
 func (e *Engine) beyond(stmt string) error {
 	toks, lerr := lex(stmt)
 	if lerr != nil {
