@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -116,14 +115,6 @@ func runAdvise(ctx context.Context, args []string, s *streams) error {
 	}
 	_, err = fmt.Fprint(s.out, format.Printable(w.String()))
 	return err
-}
-
-// writeJSON writes v to s.out as indented JSON: the --format json output
-// of every command.
-func writeJSON(s *streams, v any) error {
-	enc := json.NewEncoder(s.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // splitStatements splits a workload file on semicolons that end a line;

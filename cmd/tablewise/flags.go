@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,6 +115,14 @@ func (rf *reportFlags) parse(fs *flag.FlagSet, args []string) ([]string, error) 
 		return nil, err
 	}
 	return pos, textOrJSON(fs, rf.format)
+}
+
+// writeJSON writes v to s.out as indented JSON: the --format json output
+// of every command.
+func writeJSON(s *streams, v any) error {
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // write writes a report as --format asks: JSON, or its text made
