@@ -8,8 +8,9 @@
 # tablewise's peak RSS (GNU time) and the anonymous memory it held at most
 # (data/testdata/peakanon.sh); exits 1 if tablewise takes more than 1.0x the
 # client's time or a peak RSS over 64 MiB. tablewise runs as installed: a
-# copy of the build read back from disk (see install_binary below). A server that does not answer,
-# or a tablewise that does not open its URLs, is reported and skipped.
+# copy of the build read back from disk (data/testdata/build-installed.sh).
+# A server that does not answer, or a tablewise that does not open its
+# URLs, is reported and skipped.
 #
 # Usage: bash data/testdata/compare-export-servers.sh [RUNS]
 # Servers: PG_URL (default postgres://postgres@127.0.0.1:5432) and MY_HOST,
@@ -30,14 +31,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-(cd "$root" && go build -o "$work/build" ./cmd/tablewise)
-install_binary() { # FROM TO: a copy, written and dropped from the page cache
-  # The file the linker has just written stays cached in large folios that
-  # the kernel maps whole, adding 15-20 MiB of the binary's clean pages to
-  # every run's RSS; an installed binary is read back from disk in small ones.
-  install -m 755 "$1" "$2" && sync "$2" && dd if="$2" iflag=nocache count=0 status=none
-}
-install_binary "$work/build" "$work/tablewise"
+bash "$root/data/testdata/build-installed.sh" "$work/tablewise"
 
 measure() { # runs a command, stdout to out.csv; prints "seconds maxKB"
   /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out.csv"

@@ -4,8 +4,8 @@
 # Prints the median wall time of each over RUNS runs, the ratio, and peak
 # memory (peak RSS, and the anonymous memory tablewise held at most); exits 1
 # if tablewise takes more than 1.15x sqlite3's time or a peak RSS over
-# 64 MiB. tablewise runs as installed, from a copy read back from disk (see
-# install_binary in data/testdata/compare-export-servers.sh for why).
+# 64 MiB. tablewise runs as installed, from a copy read back from disk
+# (data/testdata/build-installed.sh says why).
 # Usage: bash cmd/tablewise/testdata/compare-export.sh [RUNS]
 set -euo pipefail
 runs=${1:-5}
@@ -15,9 +15,7 @@ trap 'rm -rf "$work"' EXIT
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command-line tool (apt-get install sqlite3)"; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 2; }
 
-(cd "$root" && go build -o "$work/build" ./cmd/tablewise)
-install -m 755 "$work/build" "$work/tablewise" && sync "$work/tablewise"
-dd if="$work/tablewise" iflag=nocache count=0 status=none
+bash "$root/data/testdata/build-installed.sh" "$work/tablewise"
 sqlite3 "$work/big.db" "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, price REAL, qty INTEGER, day TEXT, note TEXT);
 WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 1000000)
 INSERT INTO t SELECT x, 'item-'||(x%9973), (x%1000)/7.0, x%17, date('2022-01-01', '+'||(x%1000)||' days'),
