@@ -55,7 +55,7 @@ func Build(t testing.TB, name, schema string) string {
 }
 
 // BuildAt creates the database file path (and its directory) from the
-// given SQL. path must be somewhere the test owns, such as t.TempDir().
+// given SQL, or runs it on the database already there. path must be somewhere the test owns, such as t.TempDir().
 func BuildAt(t testing.TB, path, schema string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -66,6 +66,12 @@ func BuildAt(t testing.TB, path, schema string) string {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	// One connection, which waits for a reader's lock (an explorer or a
+	// server under test reading the file) instead of failing busy.
+	d.SetMaxOpenConns(1)
+	if _, err := d.Exec("PRAGMA busy_timeout = 10000"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := d.Exec(schema); err != nil {
 		t.Fatalf("build %s: %v", filepath.Base(path), err)
 	}
