@@ -372,6 +372,61 @@ func TestExtensionFunctions(t *testing.T) {
 	}
 }
 
+// TestForeignProgram: a file_fdw foreign table with a program runs it on
+// the server each time it is read; it is refused (directly, through a
+// view, in a join, by the catalog's samples and counts) and the program
+// never runs. A file_fdw table over a file reads as any table.
+func TestForeignProgram(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir, err := os.MkdirTemp("", "tablewise-fdw-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	// The server's own user writes there and reads the file.
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(dir, "ran")
+	csv := filepath.Join(dir, "genres.csv")
+	if err := os.WriteFile(csv, []byte("1,Rock\n2,Jazz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
+	exec(t, a, `CREATE VIEW ran_view AS SELECT upper(a) AS a FROM ran`)
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, csv))
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM ran`,
+		`SELECT a FROM ran_view`,
+		`SELECT g."Name", r.a FROM "Genre" g JOIN ran r ON true WHERE g."GenreId" = 1`,
+		`SELECT count(*) FROM ran`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "runs a program on the server") {
+			t.Errorf("%s: not refused as a program: %v", sql, err)
+		}
+	}
+	cat, err := e.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb := cat.Table("ran"); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("the catalog's table ran: %+v", tb)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the program ran: %s exists (%v)", ran, err)
+	}
+	res, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file ORDER BY id`, query.Options{MaxRows: 10, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 2 || res.Rows[1][0] != "Jazz" {
+		t.Errorf("a file's foreign table: %v %v", res, err)
+	}
+}
+
 // TestHugeValue: a single value larger than the byte cap is not read into
 // memory whole: a row holding one ends the stream truncated as it
 // arrives; a plan holding one (the planner folds constant expressions)

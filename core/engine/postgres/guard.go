@@ -543,6 +543,12 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 		case nodeType.is("LockRows"):
 			return &guard.Rejection{What: "SELECT … FOR UPDATE", Reason: "locking rows (FOR UPDATE, FOR SHARE) is not allowed: the database is read-only", Hint: "drop the FOR UPDATE/FOR SHARE clause"}
 		}
+		// file_fdw runs a foreign table's program on the server each
+		// time the table is read; its plan names the program.
+		if prog, ok := get(x, "Foreign Program").str(); ok {
+			name, _ := get(x, "Relation Name").str()
+			return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s runs a program on the server (%q): tablewise runs nothing outside the transaction", name, prog), Hint: "read the program's output some other way, or ask the database's owner for a table that holds it"}
+		}
 		if f, ok := get(x, "Function Name").str(); ok {
 			if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
 				return err
