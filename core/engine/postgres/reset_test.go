@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/engine"
@@ -49,13 +50,57 @@ func TestPooledSessionReset(t *testing.T) {
 	if r[1] != "4s" || r[2] != `"$user", public` || r[3] != "on" {
 		t.Errorf("settings survived the reset: %v", r)
 	}
-	// A statement's own pipeline ends with ROLLBACK and DISCARD ALL: the
-	// session is idle, its last statement the reset.
+	// A statement's own pipeline ends with ROLLBACK and DISCARD ALL, read
+	// in the background once the rows are: the session is soon idle, its
+	// last statement the reset.
 	var state, last string
-	if err := a.QueryRow(context.Background(), "SELECT state, query FROM pg_stat_activity WHERE pid = $1", pid).Scan(&state, &last); err != nil {
-		t.Fatal(err)
+	for end := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if err := a.QueryRow(context.Background(), "SELECT state, query FROM pg_stat_activity WHERE pid = $1", pid).Scan(&state, &last); err != nil {
+			t.Fatal(err)
+		}
+		if state == "idle" && last == "DISCARD ALL" || time.Now().After(end) {
+			break
+		}
 	}
 	if state != "idle" || last != "DISCARD ALL" {
-		t.Errorf("after a statement the session is %q, its last statement %q", state, last)
+		t.Errorf("2 s after a statement the session is %q, its last statement %q", state, last)
+	}
+}
+
+// TestResetBeforeReuse: with one connection, a statement answered before
+// its reset was read waits for it: the next statement runs on a session
+// that is out of the transaction and reset, and Close waits for the
+// reset too.
+func TestResetBeforeReuse(t *testing.T) {
+	url := servers.Postgres(t)
+	e, err := postgres.Open(context.Background(), url, engine.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := query.Options{Timeout: 4e9}
+	var pid, began any
+	for i := range 50 {
+		res, err := query.Collect(context.Background(), e, "SELECT pg_backend_pid(), now()::text", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Rows[0]
+		if i == 0 {
+			pid = r[0]
+		}
+		// now() is when the transaction began: a statement run in the
+		// previous one's transaction would show the same time.
+		if r[0] != pid || r[1] == began {
+			t.Fatalf("statement %d: pid %v (first %v), its transaction began %v, the previous one's %v", i, r[0], pid, r[1], began)
+		}
+		began = r[1]
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := servers.PostgresClient(t, url)
+	var n int
+	if err := a.QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the session is still there after Close: %d (%v)", n, err)
 	}
 }
