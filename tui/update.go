@@ -114,8 +114,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.status.SetMessage(statusbar.OK, "copied the "+msg.What+" to the clipboard")
 	case grid.ExpandMsg:
 		if msg.Open == grid.OpenPager {
-			title := format.PrintableLine(msg.Columns[msg.Col].Name) + " · row " + format.Count(int64(msg.RowNum))
-			a.openPager(title, grid.CellText(msg.Row[msg.Col]), false)
+			a.openPager(grid.CellTitle(msg.Columns[msg.Col], msg.RowNum), grid.CellText(msg.Row[msg.Col]), false)
 			return nil
 		}
 		a.detail.Open(msg)

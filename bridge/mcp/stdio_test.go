@@ -29,12 +29,7 @@ func TestServeStdio(t *testing.T) {
 	go func() { done <- s.ServeStdio(context.Background(), inR, outW) }()
 
 	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))), client.WithProtocolVersion(mcpgo.ProtocolVersion20251125))
-	ctx := context.Background()
-	require.NoError(t, c.Start(ctx))
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "stdio-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	require.NoError(t, err)
+	res := mcptest.Initialize(t, c, "stdio-test")
 	assert.Equal(t, "tablewise", res.ServerInfo.Name)
 	assert.Equal(t, "test", res.ServerInfo.Version)
 

@@ -77,12 +77,8 @@ func TestHTTPClientBothProtocolEras(t *testing.T) {
 			require.NoError(t, err)
 			c := client.NewClient(tr, opts...)
 			t.Cleanup(func() { c.Close() })
+			mcptest.Initialize(t, c, "http-test")
 			ctx := context.Background()
-			require.NoError(t, c.Start(ctx))
-			var init mcpgo.InitializeRequest
-			init.Params.ClientInfo = mcpgo.Implementation{Name: "http-test", Version: "1"}
-			_, err = c.Initialize(ctx, init)
-			require.NoError(t, err)
 			want := version
 			if want == "" {
 				want = mcpgo.LATEST_PROTOCOL_VERSION

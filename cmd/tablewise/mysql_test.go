@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -115,13 +113,7 @@ func TestMySQLMCPStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var init mcpgo.InitializeRequest
-	init.Params.ClientInfo = mcpgo.Implementation{Name: "mysql-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.Initialize(t, c, "mysql-test")
 	mcpSQL(t, c, map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"}, false, "n\n25\n")
 	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
 	if !res.IsError || !strings.Contains(resultText(res), "GET_LOCK") {

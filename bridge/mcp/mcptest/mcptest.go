@@ -10,9 +10,9 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// Initialize starts c and runs the MCP handshake as the client name; an
-// error fails the test.
-func Initialize(t testing.TB, c *client.Client, name string) {
+// Initialize starts c and runs the MCP handshake as the client name,
+// returning the server's answer; an error fails the test.
+func Initialize(t testing.TB, c *client.Client, name string) *mcpgo.InitializeResult {
 	t.Helper()
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
@@ -20,9 +20,11 @@ func Initialize(t testing.TB, c *client.Client, name string) {
 	}
 	var init mcpgo.InitializeRequest
 	init.Params.ClientInfo = mcpgo.Implementation{Name: name, Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
 		t.Fatal(err)
 	}
+	return res
 }
 
 // Call calls the tool name with args and returns its result; a Go error

@@ -8,10 +8,9 @@
 # Usage: bash cmd/tablewise/testdata/advise-speed.sh [RUNS]
 set -euo pipefail
 runs=${1:-3}
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command-line tool (apt-get install sqlite3)"; exit 2; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
 command -v python3 >/dev/null || { echo "needs python3 (to read tablewise's JSON)"; exit 2; }
 
 (cd "$root" && go build -o "$work/tablewise" ./cmd/tablewise)
@@ -37,7 +36,6 @@ sqlite3 "$work/big.db" "VACUUM"
 timeit() { # DB SQL: seconds of one run, from sqlite3's own timer
   printf '.timer on\n%s;\n' "$2" | sqlite3 "$1" | awk '/^Run Time/ {print $4}' | tail -1
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 fail=0
 n=0
 while IFS= read -r q; do

@@ -9,11 +9,10 @@
 # Usage: bash cmd/tablewise/testdata/compare-export.sh [RUNS]
 set -euo pipefail
 runs=${1:-5}
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command-line tool (apt-get install sqlite3)"; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 2; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+need_gnu_time
 
 bash "$root/data/testdata/build-installed.sh" "$work/tablewise"
 sqlite3 "$work/big.db" "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, price REAL, qty INTEGER, day TEXT, note TEXT);
@@ -34,7 +33,6 @@ for i in $(seq "$runs"); do
   lines_ours=$(wc -l <"$work/out.csv")
   (( m > ours_mem )) && ours_mem=$m
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 t_ours=$(median "${ours[@]}"); t_theirs=$(median "${theirs[@]}")
 ratio=$(awk -v a="$t_ours" -v b="$t_theirs" 'BEGIN {printf "%.2f", a/b}')
 mem_mib=$(awk -v k="$ours_mem" 'BEGIN {printf "%.1f", k/1024}')

@@ -6,11 +6,10 @@
 # Usage: bash cmd/tablewise/testdata/wide-table.sh  (TABLEWISE_BIN=path uses
 # that binary instead of building one)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command-line tool (apt-get install sqlite3)"; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 2; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+need_gnu_time
 
 bin=${TABLEWISE_BIN:-}
 if [[ -z $bin ]]; then

@@ -79,7 +79,7 @@ func (m *Model) Title() string {
 	if m.col >= len(m.cols) {
 		return ""
 	}
-	return format.PrintableLine(m.cols[m.col].Name) + " · row " + format.Count(int64(m.rowNum))
+	return grid.CellTitle(m.cols[m.col], m.rowNum)
 }
 
 // SetSize implements common.Component.
@@ -155,7 +155,7 @@ func (m *Model) pager() tea.Cmd {
 	if m.col >= len(m.row) || m.col >= len(m.cols) {
 		return nil
 	}
-	msg := PagerMsg{Title: format.PrintableLine(m.cols[m.col].Name) + " · row " + format.Count(int64(m.rowNum)), Text: grid.CellText(m.row[m.col])}
+	msg := PagerMsg{Title: grid.CellTitle(m.cols[m.col], m.rowNum), Text: grid.CellText(m.row[m.col])}
 	return func() tea.Msg { return msg }
 }
 

@@ -765,6 +765,12 @@ func (m *Model) row() query.Row {
 	return m.rows[m.index(m.cur)]
 }
 
+// CellTitle names a cell for the cell view and the pager: its column and
+// its row (1-based, in the result as it came).
+func CellTitle(col query.Column, rowNum int) string {
+	return format.PrintableLine(col.Name) + " · row " + format.Count(int64(rowNum))
+}
+
 // CellText is a value as text for the clipboard and the cell view: NULL
 // is empty, blobs are hex.
 func CellText(v any) string {
