@@ -2,7 +2,6 @@ package db_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -80,29 +79,13 @@ func TestHintWithManyTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds a 5,000-table database")
 	}
-	path := testdb.Build(t, "many.db", "CREATE TABLE t(a, b)")
-	w, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := w.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var schema strings.Builder
+	schema.WriteString("BEGIN; CREATE TABLE t(a, b);\n")
 	for i := range 5000 {
-		if _, err := tx.Exec(fmt.Sprintf("CREATE TABLE t%05d(id INTEGER PRIMARY KEY, name TEXT, v REAL)", i)); err != nil {
-			t.Fatal(err)
-		}
+		fmt.Fprintf(&schema, "CREATE TABLE t%05d(id INTEGER PRIMARY KEY, name TEXT, v REAL);\n", i)
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	d, err := db.Open(context.Background(), path, db.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	schema.WriteString("COMMIT;")
+	d := testdb.OpenWith(t, testdb.Build(t, "many.db", schema.String()), db.Options{MaxConns: 1})
 	for _, timeout := range []time.Duration{5 * time.Millisecond, 5 * time.Second} {
 		// Load the schema first (an interrupted read may make SQLite
 		// parse it again, which takes long under -race): what is timed is

@@ -413,31 +413,29 @@ type ScratchRehearser interface {
 	RehearseIn(ctx context.Context, scratch, up, down string) (*Rehearsal, error)
 }
 
-// ErrScratchIsDatabase is matched (errors.Is) by a *ScratchError.
+// ErrScratchIsDatabase is matched (errors.Is) by the *UsageError a
+// ScratchRehearser returns for a scratch URL that names the database being
+// read (same host, port and database name) or cannot serve as a scratch
+// database for this engine.
 var ErrScratchIsDatabase = errors.New("the scratch database must be a separate database")
 
-// ErrScratchReaches is matched (errors.Is) by a *ScratchError with
-// Reaches set.
+// ErrScratchReaches is matched (errors.Is) by the *UsageError a
+// ScratchRehearser returns for a scratch URL whose user could act on the
+// database being read.
 var ErrScratchReaches = errors.New("the scratch user could reach the database being checked")
 
-// ScratchError is a scratch URL that names the database being read (same
-// host, port and database name) or cannot serve as a scratch database for
-// this engine, or (Reaches) whose user could act on the database being
-// read. It matches ErrScratchIsDatabase (ErrScratchReaches when Reaches)
-// and ErrBadPath: callers treat it as a usage error.
-type ScratchError struct {
-	Msg     string
-	Reaches bool
+// UsageError is a refusal worded for the user. It matches (errors.Is) its
+// Sentinel and ErrBadPath: callers treat it as a usage error.
+type UsageError struct {
+	Msg      string
+	Sentinel error
 }
 
-func (e *ScratchError) Error() string { return e.Msg }
+func (e *UsageError) Error() string { return e.Msg }
 
-// Is matches ErrScratchIsDatabase or ErrScratchReaches, and ErrBadPath.
-func (e *ScratchError) Is(target error) bool {
-	if e.Reaches {
-		return target == ErrScratchReaches || target == ErrBadPath
-	}
-	return target == ErrScratchIsDatabase || target == ErrBadPath
+// Is matches Sentinel and ErrBadPath.
+func (e *UsageError) Is(target error) bool {
+	return target == e.Sentinel || target == ErrBadPath
 }
 
 // RehearsalPrefix begins the name of every schema or database a

@@ -101,8 +101,8 @@ func TestCaps(t *testing.T) {
 // scratch user that could reach it are both usage errors, told apart by
 // their sentinels, also when wrapped.
 func TestScratchError(t *testing.T) {
-	same := fmt.Errorf("rehearse: %w", &engine.ScratchError{Msg: "names the database"})
-	reaches := fmt.Errorf("rehearse: %w", &engine.ScratchError{Msg: "is a superuser", Reaches: true})
+	same := fmt.Errorf("rehearse: %w", &engine.UsageError{Msg: "names the database", Sentinel: engine.ErrScratchIsDatabase})
+	reaches := fmt.Errorf("rehearse: %w", &engine.UsageError{Msg: "is a superuser", Sentinel: engine.ErrScratchReaches})
 	for _, c := range []struct {
 		err                   error
 		isDatabase, isReaches bool

@@ -63,18 +63,6 @@ var ErrUnsupported = errors.New("migration rehearsal is not available for this e
 // engine.ErrBadPath: a usage error.
 var ErrNeedsScratch = errors.New("a scratch database is needed")
 
-// usageError is a refusal worded for the user that matches its sentinel
-// and engine.ErrBadPath.
-type usageError struct {
-	msg      string
-	sentinel error
-}
-
-func (e *usageError) Error() string { return e.msg }
-func (e *usageError) Is(target error) bool {
-	return target == e.sentinel || target == engine.ErrBadPath
-}
-
 // Options tune Check.
 type Options struct {
 	// Scratch is the URL of a separate database of the same engine where
@@ -96,7 +84,7 @@ func Check(ctx context.Context, d *db.DB, up, down string, opt Options) (*Report
 	switch r := d.Engine().(type) {
 	case engine.Rehearser:
 		if opt.Scratch != "" {
-			return nil, &usageError{msg: fmt.Sprintf("a scratch database is for PostgreSQL and MySQL/MariaDB; %s migrations are rehearsed in memory: drop --scratch", name), sentinel: engine.ErrBadPath}
+			return nil, &engine.UsageError{Msg: fmt.Sprintf("a scratch database is for PostgreSQL and MySQL/MariaDB; %s migrations are rehearsed in memory: drop --scratch", name), Sentinel: engine.ErrBadPath}
 		}
 		reh, err = r.Rehearse(ctx, up, down)
 		where = "rehearsed on an in-memory copy of the schema without rows"
@@ -107,7 +95,7 @@ func Check(ctx context.Context, d *db.DB, up, down string, opt Options) (*Report
 			if d.Engine().Name() == "mysql" {
 				made = "a database (the scratch user needs CREATE and DROP there)"
 			}
-			return nil, &usageError{sentinel: ErrNeedsScratch, msg: fmt.Sprintf("%s migrations are rehearsed in a scratch database, never in the one checked: pass --scratch URL naming another %s database where tablewise may create and drop %s; %s is only read", server, server, made, d.Engine().Source().Display)}
+			return nil, &engine.UsageError{Sentinel: ErrNeedsScratch, Msg: fmt.Sprintf("%s migrations are rehearsed in a scratch database, never in the one checked: pass --scratch URL naming another %s database where tablewise may create and drop %s; %s is only read", server, server, made, d.Engine().Source().Display)}
 		}
 		reh, err = r.RehearseIn(ctx, opt.Scratch, up, down)
 		where = fmt.Sprintf("rehearsed on a copy of the schema without rows, made in the scratch database %s and dropped afterwards", engine.Redact(opt.Scratch))

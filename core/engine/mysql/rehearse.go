@@ -44,7 +44,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s: %v", engine.Redact(scratch), err)}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s: %v", engine.Redact(scratch), err)}
 	}
 	pool := sql.OpenDB(connector)
 	defer pool.Close()
@@ -140,12 +140,12 @@ func (e *Engine) scratchConfig(scratch string) (*mysql.Config, error) {
 	shown := engine.Redact(scratch)
 	cfg, err := Config(scratch)
 	if err != nil {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch: %v; give another MySQL/MariaDB database, as mysql://user@host:3306/scratch", err)}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch: %v; give another MySQL/MariaDB database, as mysql://user@host:3306/scratch", err)}
 	}
 	h1, p1, _ := net.SplitHostPort(cfg.Addr)
 	h2, p2, _ := net.SplitHostPort(e.addr)
 	if engine.SameHost(h1, h2) && p1 == p2 && cfg.DBName == e.dbName {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a database", shown, e.display)}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a database", shown, e.display)}
 	}
 	return cfg, nil
 }

@@ -145,11 +145,11 @@ var _ engine.ScratchRehearser = (*Engine)(nil)
 func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 	shown := engine.Redact(scratch)
 	if s := strings.ToLower(scratch); !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s is not a postgres:// URL; give another PostgreSQL database, as postgres://user@host:5432/scratch", shown)}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s is not a postgres:// URL; give another PostgreSQL database, as postgres://user@host:5432/scratch", shown)}
 	}
 	cfg, err := pgconn.ParseConfig(scratch)
 	if err != nil {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s cannot be read (%s); give postgres://user@host:5432/scratch", shown, redactErr(err, scratch))}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s cannot be read (%s); give postgres://user@host:5432/scratch", shown, redactErr(err, scratch))}
 	}
 	dbName := func(c *pgconn.Config) string {
 		if c.Database == "" {
@@ -158,7 +158,7 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 		return c.Database
 	}
 	if engine.SameHost(cfg.Host, e.cfg.Host) && cfg.Port == e.cfg.Port && dbName(cfg) == dbName(e.cfg) {
-		return nil, &engine.ScratchError{Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a schema", shown, e.display)}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a schema", shown, e.display)}
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = connectTimeout
@@ -247,7 +247,7 @@ func (e *Engine) scratchReach(ctx context.Context, c *pgconn.PgConn, cfg *pgconn
 	default:
 		return nil
 	}
-	return &engine.ScratchError{Reaches: true, Msg: "the scratch user " + user + " " + why + ": a migration could reach that database (COMMENT ON DATABASE, ALTER DATABASE … SET, code run through EXECUTE); give a --scratch URL whose user is not a superuser and does not own the checked database, or a scratch database on another server"}
+	return &engine.UsageError{Sentinel: engine.ErrScratchReaches, Msg: "the scratch user " + user + " " + why + ": a migration could reach that database (COMMENT ON DATABASE, ALTER DATABASE … SET, code run through EXECUTE); give a --scratch URL whose user is not a superuser and does not own the checked database, or a scratch database on another server"}
 }
 
 // pgMessage is a server error as PostgreSQL words it.
