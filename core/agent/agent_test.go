@@ -25,12 +25,8 @@ var approve = llmtest.Review(llmtest.Approve)
 
 func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
 	t.Helper()
-	cfg := llm.Config{Provider: f.Provider(), Model: "fake-model", MaxRetries: 2}
-	if f.Provider() == "anthropic" {
-		cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-	} else {
-		cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
-	}
+	cfg := f.Config("fake-model")
+	cfg.MaxRetries = 2
 	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)

@@ -57,13 +57,7 @@ func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
 		)
 		var buf bytes.Buffer
 		tw := trace.New(&buf)
-		cfg := llm.Config{Provider: f.Provider(), Model: "fake-model"}
-		if provider == "anthropic" {
-			cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-		} else {
-			cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
-		}
-		p, err := llm.New(cfg, llm.WithTrace(tw.ModelCall), llm.WithBackoff(time.Millisecond, time.Millisecond))
+		p, err := llm.New(f.Config("fake-model"), llm.WithTrace(tw.ModelCall), llm.WithBackoff(time.Millisecond, time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}

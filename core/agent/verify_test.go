@@ -20,12 +20,8 @@ import (
 // provider is a client of f's wire format for model, tracing to tw.
 func provider(t *testing.T, f *llmtest.Server, model string, tw *trace.Writer) llm.Provider {
 	t.Helper()
-	cfg := llm.Config{Provider: f.Provider(), Model: model, MaxRetries: 2}
-	if f.Provider() == "anthropic" {
-		cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-	} else {
-		cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
-	}
+	cfg := f.Config(model)
+	cfg.MaxRetries = 2
 	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond), llm.WithTrace(tw.ModelCall))
 	if err != nil {
 		t.Fatal(err)
