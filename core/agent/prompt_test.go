@@ -3,7 +3,6 @@ package agent_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -72,13 +71,9 @@ func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
 			t.Fatalf("bundles: %q %q / %q", b1.TraceID, b1.PromptVersion, b2.TraceID)
 		}
 		lines := map[string]map[string]int{} // trace id → kind → lines
-		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			var e trace.Event
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatal(err)
-			}
+		for _, e := range traceEvents(t, &buf) {
 			if e.Prompt != "v2" {
-				t.Errorf("line without the prompt version: %s", line)
+				t.Errorf("line without the prompt version: %+v", e)
 			}
 			if lines[e.TraceID] == nil {
 				lines[e.TraceID] = map[string]int{}

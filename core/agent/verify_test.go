@@ -29,6 +29,20 @@ func provider(t *testing.T, f *llmtest.Server, model string, tw *trace.Writer) l
 	return p
 }
 
+// traceEvents decodes the JSON Lines a trace.Writer wrote to buf.
+func traceEvents(t *testing.T, buf *bytes.Buffer) []trace.Event {
+	t.Helper()
+	var out []trace.Event
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e trace.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // roomy bounds the checking queries far beyond what any test machine
 // takes, so the closest values a test expects do not depend on its load.
 var roomy = verify.Options{Timeout: time.Minute, Budget: 5 * time.Minute}
@@ -54,9 +68,8 @@ func TestAbsentLiteralIsRepaired(t *testing.T) {
 		b := ask(t, agent.New(d, provider(t, f, "fake-model", tw), agent.CoreTools(d), agent.Options{Trace: tw, Checks: roomy}), "How many orders went to the U.K.?")
 		// The trace line of the first run_sql carries the notes.
 		var first0 trace.Event
-		for _, line := range strings.Split(buf.String(), "\n") {
-			var e trace.Event
-			if json.Unmarshal([]byte(line), &e) == nil && e.Kind == "tool" {
+		for _, e := range traceEvents(t, &buf) {
+			if e.Kind == "tool" {
 				first0 = e
 				break
 			}
@@ -229,11 +242,7 @@ func TestEscalationAfterRepeatedFailures(t *testing.T) {
 		}
 		calls := map[string]int{}
 		kinds := map[string]int{}
-		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			var e trace.Event
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatal(err)
-			}
+		for _, e := range traceEvents(t, &buf) {
 			kinds[e.Kind]++
 			if e.Model != nil {
 				calls[e.Model.Model+"/"+e.Model.Role]++
