@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/llm"
@@ -49,18 +48,14 @@ func TestPromptVersions(t *testing.T) {
 // question's trace id and the prompt version: the id the caller put in the
 // context when there is one.
 func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
-	llmtest.EachProvider(t, func(t *testing.T, provider string) {
-		f := llmtest.New(t, provider,
+	llmtest.EachProvider(t, func(t *testing.T, wire string) {
+		f := llmtest.New(t, wire,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)), llmtest.Text("There are 7 regions."), approve,
 			llmtest.Calls(llmtest.Call("list_tables", `{}`)), llmtest.Text("Done."),
 		)
 		var buf bytes.Buffer
 		tw := trace.New(&buf)
-		p, err := llm.New(f.Config("fake-model"), llm.WithTrace(tw.ModelCall), llm.WithBackoff(time.Millisecond, time.Millisecond))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := agent.New(sample(t), p, agent.CoreTools(sample(t)), agent.Options{Trace: tw, Prompt: "v2"})
+		a := agent.New(sample(t), provider(t, f, "fake-model", tw), agent.CoreTools(sample(t)), agent.Options{Trace: tw, Prompt: "v2"})
 		ctx := llm.WithCallTags(context.Background(), llm.CallTags{TraceID: "q-given"})
 		b1, err := a.Ask(ctx, "How many regions?", nil)
 		if err != nil {

@@ -10,24 +10,11 @@ import (
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/core/verify"
 )
-
-// provider is a client of f's wire format for model, tracing to tw.
-func provider(t *testing.T, f *llmtest.Server, model string, tw *trace.Writer) llm.Provider {
-	t.Helper()
-	cfg := f.Config(model)
-	cfg.MaxRetries = 2
-	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond), llm.WithTrace(tw.ModelCall))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // traceEvents decodes the JSON Lines a trace.Writer wrote to buf.
 func traceEvents(t *testing.T, buf *bytes.Buffer) []trace.Event {
