@@ -73,7 +73,7 @@ func offline(t *testing.T) Asker {
 func scripted(t *testing.T, turns ...llmtest.Turn) (*ask.Service, *llmtest.Server) {
 	t.Helper()
 	f := llmtest.New(t, "openai", turns...)
-	vars := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": f.URL}
+	vars := f.Env()
 	svc, err := ask.New(ask.Config{Getenv: func(k string) string { return vars[k] }, TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
 	require.NoError(t, err)
 	t.Cleanup(func() { svc.Close() })

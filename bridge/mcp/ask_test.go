@@ -19,10 +19,7 @@ import (
 // a scripted model server.
 func askServer(t *testing.T, f *llmtest.Server, dbs ...*db.DB) *Server {
 	t.Helper()
-	vars := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": f.URL}
-	if f.Provider() == "openai" {
-		vars = map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": f.URL}
-	}
+	vars := f.Env()
 	svc, err := ask.New(ask.Config{Getenv: func(k string) string { return vars[k] }, TracePath: filepath.Join(t.TempDir(), "trace.jsonl")})
 	require.NoError(t, err)
 	t.Cleanup(func() { svc.Close() })

@@ -28,12 +28,8 @@ func askEnv(t *testing.T, f *llmtest.Server) string {
 	if f == nil {
 		return state
 	}
-	if f.Provider() == "anthropic" {
-		t.Setenv("ANTHROPIC_API_KEY", "test-key")
-		t.Setenv("ANTHROPIC_BASE_URL", f.URL)
-	} else {
-		t.Setenv("OPENAI_API_KEY", "test-key")
-		t.Setenv("OPENAI_BASE_URL", f.URL)
+	for k, v := range f.Env() {
+		t.Setenv(k, v)
 	}
 	return state
 }

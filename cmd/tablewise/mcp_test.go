@@ -379,7 +379,7 @@ func TestMCPAskWithModel(t *testing.T) {
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) AS n FROM shippers"}`)),
 		llmtest.Text("There are 6 shippers."))
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	c, _, hangUp := stdioMCP(t, []string{"--trace", trace}, map[string]string{"OPENAI_BASE_URL": f.URL, "OPENAI_API_KEY": "k"})
+	c, _, hangUp := stdioMCP(t, []string{"--trace", trace}, f.Env())
 	res := mcptest.Call(t, c, "ask", map[string]any{"question": "How many shippers?"})
 	if res.IsError || !strings.Contains(resultText(res), "There are 6 shippers.") || !strings.Contains(resultText(res), "SELECT count(*) AS n FROM shippers") {
 		t.Fatalf("ask: %s", resultText(res))

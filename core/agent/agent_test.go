@@ -14,6 +14,7 @@ import (
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/tools"
+	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -23,19 +24,27 @@ func sample(t *testing.T) *db.DB { return testdb.Sample(t) }
 // default, so every answer resting on SQL costs one more model call.
 var approve = llmtest.Review(llmtest.Approve)
 
-func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
+// provider is a client of f's wire format for model, tracing to tw when
+// it is not nil.
+func provider(t testing.TB, f *llmtest.Server, model string, tw *trace.Writer) llm.Provider {
 	t.Helper()
-	cfg := llm.Config{Provider: f.Provider(), Model: "fake-model", MaxRetries: 2}
-	if f.Provider() == "anthropic" {
-		cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-	} else {
-		cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
+	cfg := f.Config(model)
+	cfg.MaxRetries = 2
+	opts := []llm.Option{llm.WithBackoff(time.Millisecond, 10*time.Millisecond)}
+	if tw != nil {
+		opts = append(opts, llm.WithTrace(tw.ModelCall))
 	}
-	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond))
+	p, err := llm.New(cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agent.New(d, p, agent.CoreTools(d), opt)
+	return p
+}
+
+// newAgent is an agent on d with the core tools, asking f's model.
+func newAgent(t testing.TB, d *db.DB, f *llmtest.Server, opt agent.Options) *agent.Agent {
+	t.Helper()
+	return agent.New(d, provider(t, f, "fake-model", nil), agent.CoreTools(d), opt)
 }
 
 // ask asks a the question q, on its own, and fails the test on an error.

@@ -3,13 +3,11 @@ package agent_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/llm"
@@ -50,24 +48,14 @@ func TestPromptVersions(t *testing.T) {
 // question's trace id and the prompt version: the id the caller put in the
 // context when there is one.
 func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
-	llmtest.EachProvider(t, func(t *testing.T, provider string) {
-		f := llmtest.New(t, provider,
+	llmtest.EachProvider(t, func(t *testing.T, wire string) {
+		f := llmtest.New(t, wire,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM regions"}`)), llmtest.Text("There are 7 regions."), approve,
 			llmtest.Calls(llmtest.Call("list_tables", `{}`)), llmtest.Text("Done."),
 		)
 		var buf bytes.Buffer
 		tw := trace.New(&buf)
-		cfg := llm.Config{Provider: f.Provider(), Model: "fake-model"}
-		if provider == "anthropic" {
-			cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-		} else {
-			cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
-		}
-		p, err := llm.New(cfg, llm.WithTrace(tw.ModelCall), llm.WithBackoff(time.Millisecond, time.Millisecond))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := agent.New(sample(t), p, agent.CoreTools(sample(t)), agent.Options{Trace: tw, Prompt: "v2"})
+		a := agent.New(sample(t), provider(t, f, "fake-model", tw), agent.CoreTools(sample(t)), agent.Options{Trace: tw, Prompt: "v2"})
 		ctx := llm.WithCallTags(context.Background(), llm.CallTags{TraceID: "q-given"})
 		b1, err := a.Ask(ctx, "How many regions?", nil)
 		if err != nil {
@@ -78,13 +66,9 @@ func TestTraceLinesCarryTraceIDAndPrompt(t *testing.T) {
 			t.Fatalf("bundles: %q %q / %q", b1.TraceID, b1.PromptVersion, b2.TraceID)
 		}
 		lines := map[string]map[string]int{} // trace id → kind → lines
-		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			var e trace.Event
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatal(err)
-			}
+		for _, e := range traceEvents(t, &buf) {
 			if e.Prompt != "v2" {
-				t.Errorf("line without the prompt version: %s", line)
+				t.Errorf("line without the prompt version: %+v", e)
 			}
 			if lines[e.TraceID] == nil {
 				lines[e.TraceID] = map[string]int{}

@@ -10,27 +10,24 @@ import (
 
 	"github.com/tablewise/tablewise/core/agent"
 	"github.com/tablewise/tablewise/core/answer"
-	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/llm/llmtest"
 	"github.com/tablewise/tablewise/core/testdb"
 	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/core/verify"
 )
 
-// provider is a client of f's wire format for model, tracing to tw.
-func provider(t *testing.T, f *llmtest.Server, model string, tw *trace.Writer) llm.Provider {
+// traceEvents decodes the JSON Lines a trace.Writer wrote to buf.
+func traceEvents(t *testing.T, buf *bytes.Buffer) []trace.Event {
 	t.Helper()
-	cfg := llm.Config{Provider: f.Provider(), Model: model, MaxRetries: 2}
-	if f.Provider() == "anthropic" {
-		cfg.AnthropicBaseURL, cfg.AnthropicKey = f.URL, "test-key"
-	} else {
-		cfg.OpenAIBaseURL, cfg.OpenAIKey = f.URL, "test-key"
+	var out []trace.Event
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e trace.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
 	}
-	p, err := llm.New(cfg, llm.WithBackoff(time.Millisecond, 10*time.Millisecond), llm.WithTrace(tw.ModelCall))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return out
 }
 
 // roomy bounds the checking queries far beyond what any test machine
@@ -58,9 +55,8 @@ func TestAbsentLiteralIsRepaired(t *testing.T) {
 		b := ask(t, agent.New(d, provider(t, f, "fake-model", tw), agent.CoreTools(d), agent.Options{Trace: tw, Checks: roomy}), "How many orders went to the U.K.?")
 		// The trace line of the first run_sql carries the notes.
 		var first0 trace.Event
-		for _, line := range strings.Split(buf.String(), "\n") {
-			var e trace.Event
-			if json.Unmarshal([]byte(line), &e) == nil && e.Kind == "tool" {
+		for _, e := range traceEvents(t, &buf) {
+			if e.Kind == "tool" {
 				first0 = e
 				break
 			}
@@ -233,11 +229,7 @@ func TestEscalationAfterRepeatedFailures(t *testing.T) {
 		}
 		calls := map[string]int{}
 		kinds := map[string]int{}
-		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			var e trace.Event
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatal(err)
-			}
+		for _, e := range traceEvents(t, &buf) {
 			kinds[e.Kind]++
 			if e.Model != nil {
 				calls[e.Model.Model+"/"+e.Model.Role]++

@@ -29,10 +29,8 @@ func env(kv ...string) func(string) string {
 
 // modelEnv points the provider f speaks at f.
 func modelEnv(f *llmtest.Server) func(string) string {
-	if f.Provider() == "anthropic" {
-		return env("ANTHROPIC_API_KEY", "test-key", "ANTHROPIC_BASE_URL", f.URL)
-	}
-	return env("OPENAI_API_KEY", "test-key", "OPENAI_BASE_URL", f.URL)
+	m := f.Env()
+	return func(k string) string { return m[k] }
 }
 
 // TestNewSelectsWhoAnswers: flags over the environment, keys decide when

@@ -27,6 +27,14 @@ func wantUsage(t *testing.T, got, want Usage) {
 	}
 }
 
+// wantCost checks the cost of got, to within rounding, against want dollars.
+func wantCost(t *testing.T, got Usage, want float64) {
+	t.Helper()
+	if d := got.CostUSD - want; d > 1e-12 || d < -1e-12 {
+		t.Errorf("CostUSD = %g, want %g", got.CostUSD, want)
+	}
+}
+
 // sqlTools are tools shaped like the agent's.
 var sqlTools = []Tool{
 	{
@@ -57,6 +65,20 @@ var toolLoopHistory = []Message{
 	ToolResults(ToolResult{CallID: "toolu_01", Content: "no such table: Artists", IsError: true}),
 }
 
+// testSystem is the system prompt of toolLoopRequest.
+const testSystem = "You answer questions about a SQLite database."
+
+// toolLoopRequest asks to go on from toolLoopHistory with sqlTools.
+func toolLoopRequest(maxTokens int, temperature float64) Request {
+	return Request{
+		System:      testSystem,
+		Messages:    toolLoopHistory,
+		Tools:       sqlTools,
+		MaxTokens:   maxTokens,
+		Temperature: &temperature,
+	}
+}
+
 const anthropicTextReply = `{
   "id": "msg_01",
   "type": "message",
@@ -71,14 +93,7 @@ const anthropicTextReply = `{
 func TestAnthropicTextAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, anthropicTextReply))
 	p := newTestProvider(t, f, Config{Provider: ProviderAnthropic})
-	temp := 0.2
-	resp := complete(t, p, Request{
-		System:      "You answer questions about a SQLite database.",
-		Messages:    toolLoopHistory,
-		Tools:       sqlTools,
-		MaxTokens:   1000,
-		Temperature: &temp,
-	})
+	resp := complete(t, p, toolLoopRequest(1000, 0.2))
 	if resp.Text != "There are 275 artists." {
 		t.Errorf("Text = %q", resp.Text)
 	}
@@ -90,10 +105,7 @@ func TestAnthropicTextAndRequestShape(t *testing.T) {
 	}
 	wantUsage(t, resp.Usage, Usage{InputTokens: 120, OutputTokens: 9, CacheWriteTokens: 1500, CacheReadTokens: 3000})
 	// claude-sonnet-5-5: $2 in, $10 out, $0.10 cache read, $2.50 cache write per MTok.
-	wantCost := (120*2 + 9*10 + 3000*0.10 + 1500*2.50) / 1e6
-	if d := resp.Usage.CostUSD - wantCost; d > 1e-12 || d < -1e-12 {
-		t.Errorf("CostUSD = %g, want %g", resp.Usage.CostUSD, wantCost)
-	}
+	wantCost(t, resp.Usage, (120*2+9*10+3000*0.10+1500*2.50)/1e6)
 
 	if f.count() != 1 {
 		t.Fatalf("requests = %d, want 1", f.count())
@@ -119,7 +131,7 @@ func TestAnthropicTextAndRequestShape(t *testing.T) {
 		t.Errorf("stream was sent on a non-streaming call")
 	}
 	// System prompt: one text block with a cache breakpoint.
-	if get(t, b, "system", 0, "text") != "You answer questions about a SQLite database." {
+	if get(t, b, "system", 0, "text") != testSystem {
 		t.Errorf("system = %v", get(t, b, "system"))
 	}
 	if get(t, b, "system", 0, "cache_control", "type") != "ephemeral" {

@@ -41,14 +41,7 @@ const openAITextReply = `{
 func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	f := newFakeServer(t, jsonReply(200, openAIToolReply))
 	p := newTestProvider(t, f, Config{Provider: ProviderOpenAI, OpenAIKey: testOpenAIKey})
-	temp := 0.0
-	resp := complete(t, p, Request{
-		System:      "You answer questions about a SQLite database.",
-		Messages:    toolLoopHistory,
-		Tools:       sqlTools,
-		MaxTokens:   500,
-		Temperature: &temp,
-	})
+	resp := complete(t, p, toolLoopRequest(500, 0))
 	if resp.StopReason != StopToolUse || resp.Text != "" {
 		t.Errorf("StopReason = %q, Text = %q", resp.StopReason, resp.Text)
 	}
@@ -66,10 +59,7 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	}
 	wantUsage(t, resp.Usage, Usage{InputTokens: 152, OutputTokens: 40, CacheReadTokens: 2048})
 	// gpt-4.1-mini: $0.40 in, $1.60 out, $0.10 cached per MTok.
-	wantCost := (152*0.40 + 40*1.60 + 2048*0.10) / 1e6
-	if d := resp.Usage.CostUSD - wantCost; d > 1e-12 || d < -1e-12 {
-		t.Errorf("CostUSD = %g, want %g", resp.Usage.CostUSD, wantCost)
-	}
+	wantCost(t, resp.Usage, (152*0.40+40*1.60+2048*0.10)/1e6)
 
 	r := f.request(0)
 	if r.Path != "/v1/chat/completions" {
@@ -105,7 +95,7 @@ func TestOpenAIToolCallsAndRequestShape(t *testing.T) {
 	if len(msgs) != 4 {
 		t.Fatalf("messages = %v", msgs)
 	}
-	if get(t, msgs, 0, "role") != "system" || get(t, msgs, 0, "content") != "You answer questions about a SQLite database." {
+	if get(t, msgs, 0, "role") != "system" || get(t, msgs, 0, "content") != testSystem {
 		t.Errorf("messages[0] = %v", msgs[0])
 	}
 	if get(t, msgs, 1, "role") != "user" || get(t, msgs, 1, "content") != "How many artists are there?" {

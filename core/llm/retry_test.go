@@ -139,70 +139,78 @@ func TestRetryAfterIsCapped(t *testing.T) {
 	}
 }
 
-func TestAuthFailsFast(t *testing.T) {
+// clientError is an error reply of a status and the provider's error type.
+type clientError struct {
+	status int
+	typ    string
+}
+
+// eachClientError runs fn as a subtest for each provider and each of errs,
+// against a server that answers the error (with msg) and then 200, so that
+// a retry would succeed.
+func eachClientError(t *testing.T, errs []clientError, msg string, fn func(t *testing.T, pc providerCase, status int, f *fakeServer)) {
 	for _, pc := range providerCases {
-		for _, status := range []int{401, 403} {
-			t.Run(pc.name+"/"+http.StatusText(status), func(t *testing.T) {
-				typ := map[int]string{401: "authentication_error", 403: "permission_error"}[status]
-				f := newFakeServer(t, jsonReply(status, pc.errBody(typ, "invalid x-api-key")), jsonReply(200, pc.ok))
-				var rec CallRecord
-				// Default backoff: a retry would show in the elapsed time.
-				p := pc.build(t, f, Config{}, WithTrace(func(r CallRecord) { rec = r }), WithBackoff(time.Second, 30*time.Second))
-				start := time.Now()
-				_, err := p.Complete(context.Background(), question)
-				elapsed := time.Since(start)
-				if err == nil {
-					t.Fatal("Complete succeeded")
-				}
-				if elapsed > 5*time.Second {
-					t.Errorf("took %v, want < 5s", elapsed)
-				}
-				if f.count() != 1 {
-					t.Errorf("attempts = %d, want 1", f.count())
-				}
-				if !errors.Is(err, ErrAuth) {
-					t.Errorf("err = %v, want ErrAuth", err)
-				}
-				var ae *APIError
-				if !errors.As(err, &ae) || ae.StatusCode != status {
-					t.Errorf("err = %#v", err)
-				}
-				msg := err.Error()
-				if !strings.Contains(msg, pc.keyVar) || !strings.HasPrefix(msg, pc.name+": ") {
-					t.Errorf("message %q should name %s", msg, pc.keyVar)
-				}
-				if status == 401 && msg != pc.name+": authentication failed (401) — check "+pc.keyVar {
-					t.Errorf("message = %q", msg)
-				}
-				if rec.Outcome != OutcomeError || rec.StatusCode != status || rec.Attempts != 1 {
-					t.Errorf("trace = %+v", rec)
-				}
+		for _, e := range errs {
+			t.Run(pc.name+"/"+http.StatusText(e.status), func(t *testing.T) {
+				f := newFakeServer(t, jsonReply(e.status, pc.errBody(e.typ, msg)), jsonReply(200, pc.ok))
+				fn(t, pc, e.status, f)
 			})
 		}
 	}
 }
 
-func TestNoRetryOnClientErrors(t *testing.T) {
-	for _, pc := range providerCases {
-		for _, status := range []int{400, 404} {
-			t.Run(pc.name+"/"+http.StatusText(status), func(t *testing.T) {
-				typ := map[int]string{400: "invalid_request_error", 404: "not_found_error"}[status]
-				f := newFakeServer(t, jsonReply(status, pc.errBody(typ, "model: nope")), jsonReply(200, pc.ok))
-				p := pc.build(t, f, Config{})
-				_, err := p.Complete(context.Background(), question)
-				var ae *APIError
-				if !errors.As(err, &ae) || ae.StatusCode != status || ae.Message != "model: nope" {
-					t.Fatalf("err = %v", err)
-				}
-				if f.count() != 1 {
-					t.Errorf("attempts = %d, want 1", f.count())
-				}
-				if status == 404 && !strings.Contains(err.Error(), "check the model name") {
-					t.Errorf("404 message lacks the hint: %q", err)
-				}
-			})
+func TestAuthFailsFast(t *testing.T) {
+	eachClientError(t, []clientError{{401, "authentication_error"}, {403, "permission_error"}}, "invalid x-api-key", func(t *testing.T, pc providerCase, status int, f *fakeServer) {
+		var rec CallRecord
+		// Default backoff: a retry would show in the elapsed time.
+		p := pc.build(t, f, Config{}, WithTrace(func(r CallRecord) { rec = r }), WithBackoff(time.Second, 30*time.Second))
+		start := time.Now()
+		_, err := p.Complete(context.Background(), question)
+		elapsed := time.Since(start)
+		if err == nil {
+			t.Fatal("Complete succeeded")
 		}
-	}
+		if elapsed > 5*time.Second {
+			t.Errorf("took %v, want < 5s", elapsed)
+		}
+		if f.count() != 1 {
+			t.Errorf("attempts = %d, want 1", f.count())
+		}
+		if !errors.Is(err, ErrAuth) {
+			t.Errorf("err = %v, want ErrAuth", err)
+		}
+		var ae *APIError
+		if !errors.As(err, &ae) || ae.StatusCode != status {
+			t.Errorf("err = %#v", err)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, pc.keyVar) || !strings.HasPrefix(msg, pc.name+": ") {
+			t.Errorf("message %q should name %s", msg, pc.keyVar)
+		}
+		if status == 401 && msg != pc.name+": authentication failed (401) — check "+pc.keyVar {
+			t.Errorf("message = %q", msg)
+		}
+		if rec.Outcome != OutcomeError || rec.StatusCode != status || rec.Attempts != 1 {
+			t.Errorf("trace = %+v", rec)
+		}
+	})
+}
+
+func TestNoRetryOnClientErrors(t *testing.T) {
+	eachClientError(t, []clientError{{400, "invalid_request_error"}, {404, "not_found_error"}}, "model: nope", func(t *testing.T, pc providerCase, status int, f *fakeServer) {
+		p := pc.build(t, f, Config{})
+		_, err := p.Complete(context.Background(), question)
+		var ae *APIError
+		if !errors.As(err, &ae) || ae.StatusCode != status || ae.Message != "model: nope" {
+			t.Fatalf("err = %v", err)
+		}
+		if f.count() != 1 {
+			t.Errorf("attempts = %d, want 1", f.count())
+		}
+		if status == 404 && !strings.Contains(err.Error(), "check the model name") {
+			t.Errorf("404 message lacks the hint: %q", err)
+		}
+	})
 }
 
 func TestRetriesRunOut(t *testing.T) {

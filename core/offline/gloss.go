@@ -163,10 +163,10 @@ func (ix *index) linkWordValues(a *analysis) {
 		}
 		if m != nil {
 			m.cands = append(m.cands, cands...)
-			sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
+			sortCands(m.cands)
 			continue
 		}
-		sort.SliceStable(cands, func(x, y int) bool { return cands[x].score > cands[y].score })
+		sortCands(cands)
 		a.addMention(&mention{start: i, end: i + 1, cands: cands, value: true, strong: true})
 	}
 }

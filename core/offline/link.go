@@ -52,6 +52,14 @@ type mention struct {
 	absorbed bool
 }
 
+// absorbInto marks m as only supporting v, the value mention whose
+// readings it boosted, and ranks v's readings again.
+func (m *mention) absorbInto(v *mention) {
+	m.absorbed = true
+	m.used = true
+	sortCands(v.cands)
+}
+
 // cand is one reading of a mention: a table, a column, or a value of a
 // column.
 type cand struct {
@@ -65,6 +73,11 @@ type cand struct {
 	// event: the table read as the event a date column of it records
 	// ("rented" → the rentals), see eventDates.
 	event bool
+}
+
+// sortCands orders readings best first, keeping the order of equal scores.
+func sortCands(cs []*cand) {
+	sort.SliceStable(cs, func(x, y int) bool { return cs[x].score > cs[y].score })
 }
 
 func (c *cand) String() string {
@@ -786,7 +799,7 @@ func (ix *index) linkValues(a *analysis) {
 					m.strong = false
 				}
 			}
-			sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
+			sortCands(m.cands)
 			// A weak single word that is also a schema word is left to the
 			// schema ("phone" the column, not "phone" the sales route), unless
 			// the column is a short code list.
@@ -1168,9 +1181,7 @@ func (ix *index) absorbValueNames(a *analysis) {
 				}
 			}
 			if hit {
-				o.absorbed = true
-				o.used = true
-				sort.SliceStable(m.cands, func(x, y int) bool { return m.cands[x].score > m.cands[y].score })
+				o.absorbInto(m)
 				break
 			}
 		}
@@ -1222,7 +1233,7 @@ func (a *analysis) joinNameParts() {
 					out = append(out, c)
 				}
 			}
-			sort.SliceStable(out, func(x, y int) bool { return out[x].score > out[y].score })
+			sortCands(out)
 			m.cands = out
 		}
 		keep(m1, n1, n2)
@@ -1271,9 +1282,7 @@ func (ix *index) absorbValueWords(a *analysis) {
 				}
 			}
 			if hit {
-				m.absorbed = true
-				m.used = true
-				sort.SliceStable(o.cands, func(x, y int) bool { return o.cands[x].score > o.cands[y].score })
+				m.absorbInto(o)
 				break
 			}
 		}
@@ -1403,7 +1412,7 @@ func scoreTable(out []*cand, content []token, tb *tableInfo, cols []*colInfo) []
 
 // keepClose sorts candidates by score and keeps those close to the best.
 func keepClose(out []*cand) []*cand {
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	sortCands(out)
 	// Keep the close ones.
 	if len(out) > 0 {
 		top := out[0].score

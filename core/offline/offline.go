@@ -263,18 +263,24 @@ func nameWords(s *schema) []string {
 			out = append(out, w)
 		}
 	}
-	for _, t := range s.tables {
-		for _, w := range t.words {
+	s.eachName(func(words, _ []string) {
+		for _, w := range words {
 			add(w)
 		}
-		for _, c := range t.cols {
-			for _, w := range c.words {
-				add(w)
-			}
-		}
-	}
+	})
 	sort.Strings(out)
 	return out
+}
+
+// eachName calls f with the stems and the lower-case words of every table
+// name and column name, each table before its columns.
+func (s *schema) eachName(f func(words, raw []string)) {
+	for _, t := range s.tables {
+		f(t.words, t.raw)
+		for _, c := range t.cols {
+			f(c.words, c.raw)
+		}
+	}
 }
 
 func schemaWords(s *schema) (map[string]bool, map[string]bool) {
@@ -334,16 +340,11 @@ func vocabulary(s *schema, vi *valueIndex) map[string]bool {
 			v[w] = true
 		}
 	}
-	for _, t := range s.tables {
-		for _, w := range t.raw {
+	s.eachName(func(_, raw []string) {
+		for _, w := range raw {
 			add(w)
 		}
-		for _, c := range t.cols {
-			for _, w := range c.raw {
-				add(w)
-			}
-		}
-	}
+	})
 	for _, refs := range vi.byKey {
 		for _, r := range refs {
 			for _, w := range splitName(r.text) {

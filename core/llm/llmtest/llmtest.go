@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tablewise/tablewise/core/llm"
 )
 
 // Server is a model server that answers each request with the next
@@ -94,6 +96,27 @@ func New(t testing.TB, provider string, turns ...Turn) *Server {
 
 // Provider is the wire format the server speaks.
 func (f *Server) Provider() string { return f.provider }
+
+// Key is the API key the server's clients send.
+const Key = "test-key"
+
+// Env is the environment (as llm.ConfigFromEnv reads it) that points a
+// client of the server's wire format at it: its key and base URL.
+func (f *Server) Env() map[string]string {
+	if f.provider == llm.ProviderAnthropic {
+		return map[string]string{llm.EnvAnthropicKey: Key, llm.EnvAnthropicBaseURL: f.URL}
+	}
+	return map[string]string{llm.EnvOpenAIKey: Key, llm.EnvOpenAIBaseURL: f.URL}
+}
+
+// Config is the configuration of a client of the server that asks for
+// model: Env, with the server's wire format as the provider.
+func (f *Server) Config(model string) llm.Config {
+	env := f.Env()
+	cfg := llm.ConfigFromEnv(func(k string) string { return env[k] })
+	cfg.Provider, cfg.Model = f.provider, model
+	return cfg
+}
 
 // Script replaces the turns still to play.
 func (f *Server) Script(turns ...Turn) {
