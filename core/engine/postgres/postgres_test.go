@@ -117,6 +117,19 @@ func TestSQLErrorsNameWhatIsMissing(t *testing.T) {
 	}
 }
 
+// TestParameters: a statement with $1… is refused saying so, whatever
+// the server would say when it met the missing value first.
+func TestParameters(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	for _, sql := range []string{`SELECT * FROM "Genre" WHERE "GenreId" = $1`, `SELECT $1 || $2`} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{})
+		var se *guard.SQLError
+		if !errors.As(err, &se) || !strings.Contains(se.Msg, "parameter(s) ($1…) and none can be given") {
+			t.Errorf("%s: %v, want the parameters refused", sql, err)
+		}
+	}
+}
+
 func TestCatalog(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)

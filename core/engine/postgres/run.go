@@ -49,7 +49,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
+		stmt, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		} else {
 			c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		}
-		return e.stream(ctx, c, desc, opt, sink, sum)
+		return e.stream(ctx, c, stmt, opt, sink, sum)
 	})
 	sum.Elapsed = time.Since(start)
 	return sum, err
@@ -103,12 +103,26 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 	return mapError(ctx, err, timeout, time.Since(began))
 }
 
+// prepared is a statement the server has prepared and the guard vetted,
+// not yet run: name is its name ("" for the unnamed statement).
+type prepared struct {
+	name string
+	desc *pgconn.StatementDescription
+}
+
+// preparedName names a query prepared so that the plan the guard reads is
+// the one that runs: EXPLAIN EXECUTE plans it, once, and the server keeps
+// that plan for the statement's own run (a statement with no parameters
+// has no other). DISCARD ALL drops it.
+const preparedName = "tablewise"
+
 // vetServer opens the read-only transaction with the statement timeout
 // set and asks the server, in one round trip (a pipeline: nothing after
 // an error runs): the plan must hold nothing that writes, locks or calls
 // a denied function, and the statement must be one that returns columns.
-// It leaves the statement prepared as the unnamed one, not yet run.
-func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
+// It leaves the statement prepared, not yet run: a query as preparedName,
+// planned; another statement (SHOW, EXPLAIN) as the unnamed one.
+func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*prepared, error) {
 	loc, err := e.localFor(ctx, c)
 	if err != nil {
 		return nil, err
@@ -137,10 +151,18 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if e.role != "" {
 		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
 	}
-	if st.kind == "select" {
+	var name string
+	switch {
+	case st.kind == "select" && st.planned == sql:
+		name = preparedName
+		p.SendPrepare(name, sql, nil)
+		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+name, nil, nil, nil, nil)
+	case st.kind == "select":
 		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) "+st.planned, nil, nil, nil, nil)
+		p.SendPrepare("", sql, nil)
+	default:
+		p.SendPrepare("", sql, nil)
 	}
-	p.SendPrepare("", sql, nil)
 	if err := p.Sync(); err != nil {
 		p.Close()
 		return nil, err
@@ -187,6 +209,11 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if errors.As(first, &tooBig) {
 		return nil, &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
 	}
+	// A query with parameters is described before its EXPLAIN EXECUTE
+	// fails for want of their values.
+	if desc != nil && len(desc.ParamOIDs) > 0 {
+		return nil, paramsError(len(desc.ParamOIDs))
+	}
 	if first != nil {
 		return nil, first
 	}
@@ -204,9 +231,14 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 		return nil, refuse(sql)
 	}
 	if len(desc.ParamOIDs) > 0 {
-		return nil, &guard.SQLError{Msg: fmt.Sprintf("the statement has %d parameter(s) ($1…) and none can be given", len(desc.ParamOIDs)), Hint: "write the values into the statement"}
+		return nil, paramsError(len(desc.ParamOIDs))
 	}
-	return desc, nil
+	return &prepared{name: name, desc: desc}, nil
+}
+
+// paramsError refuses a statement with n parameters ($1…).
+func paramsError(n int) error {
+	return &guard.SQLError{Msg: fmt.Sprintf("the statement has %d parameter(s) ($1…) and none can be given", n), Hint: "write the values into the statement"}
 }
 
 // stream runs the prepared statement and streams its rows into sink. The
@@ -214,13 +246,13 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 // Sync of its own (so the reset runs whatever the statement did): the
 // connection comes back reset without another round trip, and is marked
 // clean for release.
-func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.StatementDescription, opt query.Options, sink query.Sink, sum *query.Summary) error {
-	cols := make([]query.Column, len(desc.Fields))
-	for i, f := range desc.Fields {
+func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, stmt *prepared, opt query.Options, sink query.Sink, sum *query.Summary) error {
+	cols := make([]query.Column, len(stmt.desc.Fields))
+	for i, f := range stmt.desc.Fields {
 		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
 	}
 	return e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
-		p.SendQueryPrepared("", nil, nil, resultFormats(desc.Fields))
+		p.SendQueryPrepared(stmt.name, nil, nil, resultFormats(stmt.desc.Fields))
 	}, "the server sent no rows", func(rr *pgconn.ResultReader) error {
 		return e.read(c, rr, cols, opt, sink, sum)
 	})
