@@ -48,12 +48,17 @@ func (a *App) onSchemaTick(msg schemaTickMsg) tea.Cmd {
 }
 
 // onSchema shows a catalog read again everywhere the explorer uses it,
-// and schedules the next ask.
+// and schedules the next ask. A catalog that could not be read at first
+// (a.cat nil) is shown once it is, and the welcome example looked for.
 func (a *App) onSchema(msg schemaMsg) tea.Cmd {
 	a.schemaBusy = false
 	switch {
 	case msg.err != nil:
 		a.log.Warn("check the schema", "err", msg.err)
+	case a.cat == nil:
+		a.log.Info("catalog", "tables", len(msg.cat.Tables))
+		a.showCatalog(msg.cat, nil)
+		return tea.Batch(a.findExample(msg.cat), a.followSchema())
 	case msg.cat != a.cat:
 		a.log.Info("schema changed", "tables", len(msg.cat.Tables), "were", len(a.cat.Tables))
 		a.showCatalog(msg.cat, nil)

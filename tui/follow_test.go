@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +119,32 @@ func TestSidebarFollowsSchemaServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSidebarRetriesFirstRead: when the first read of the catalog fails
+// (here the file is locked by a writer), the sidebar says so and reads it
+// again, listing the tables once the lock is gone.
+func TestSidebarRetriesFirstRead(t *testing.T) {
+	path := testdb.Build(t, "zoo.db", zooSchema)
+	d := testdb.Open(t, path)
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, d, testOptions(t), 100, 30)
+	s.waitText("locked")
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	s.waitText("birds", "cats", "dogs")
 }

@@ -186,7 +186,9 @@ func (a *App) onCatalog(msg catalogMsg) tea.Cmd {
 	}
 	a.showCatalog(msg.cat, msg.err)
 	if msg.cat == nil {
-		return nil
+		// Read again on the schema's tick (onSchema), which also looks
+		// for the welcome example once the catalog is read.
+		return a.followSchema()
 	}
 	return tea.Batch(a.findExample(msg.cat), a.followSchema())
 }
