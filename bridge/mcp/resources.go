@@ -232,8 +232,9 @@ func (s *Server) sampleQuestions(ctx context.Context, d *db.DB) ([]sampleQuestio
 		return nil, err
 	}
 	for _, q := range deriveQuestions(d.Dialect(), cat) {
-		// Keep only questions whose SQL runs, quickly.
-		if _, err := query.Collect(ctx, d, q.SQL, query.Options{MaxRows: 1, Timeout: time.Second}); err != nil {
+		// Keep only questions whose SQL runs, quickly (a second of a
+		// normal build's work).
+		if _, err := query.Collect(ctx, d, q.SQL, query.Options{MaxRows: 1, Timeout: time.Second * engine.RaceSlowdown}); err != nil {
 			continue
 		}
 		qs = append(qs, q)
