@@ -20,8 +20,9 @@ import (
 //     (denied), names read with PostgreSQL's lexical rules (strings,
 //     dollar quotes, quoted names and nested comments);
 //  4. the server's plan, EXPLAIN (VERBOSE, FORMAT JSON), holds no
-//     ModifyTable (a data-modifying WITH) or LockRows (FOR UPDATE) node
-//     and no denied function (a view calling one, for instance);
+//     ModifyTable (a data-modifying WITH) or LockRows (FOR UPDATE) node,
+//     no foreign table read through a program (file_fdw) and no denied
+//     function (a view calling one, for instance);
 //  5. the server's Describe: one statement (the extended protocol refuses
 //     more) that returns columns (SELECT … INTO returns none).
 // The plan can show that a denied function is called, never that none is
