@@ -217,6 +217,9 @@ func (c *csvWriter) appendText(b, s []byte) []byte {
 // of their full-width forms (＝ ＋ － ＠), which some spreadsheets read in
 // East Asian locales.
 func formulaLike(s []byte) bool {
+	if len(s) > 0 && s[0] < utf8.RuneSelf && !formulaStart[s[0]] {
+		return false // the common case: text that starts with a letter or digit
+	}
 	if len(s) > 0 && (s[0] == '\t' || s[0] == '\r' || s[0] == '\n') {
 		return true
 	}
@@ -235,6 +238,19 @@ func formulaLike(s []byte) bool {
 	}
 	return false
 }
+
+// formulaStart marks the ASCII characters a formula, as formulaLike sees
+// it, can start with: the triggers, and the whitespace it skips or stops
+// at.
+var formulaStart = func() (t [utf8.RuneSelf]bool) {
+	for _, ch := range "=+-@\t\r\n" {
+		t[ch] = true
+	}
+	for ch := range utf8.RuneSelf {
+		t[ch] = t[ch] || unicode.IsSpace(rune(ch))
+	}
+	return t
+}()
 
 func (c *csvWriter) Finish(*query.Summary) error { return c.flush() }
 

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tablewise/tablewise/core/db"
@@ -190,6 +191,33 @@ func TestCSVFormulaGuard(t *testing.T) {
 		raw := strings.TrimSuffix(strings.TrimPrefix(write(t, "csv", export.Options{Raw: true}, sql), "v\r\n"), "\r\n")
 		if strings.Trim(raw, `"`) != c.value {
 			t.Errorf("%q raw: got %q", c.value, raw)
+		}
+	}
+}
+
+// A text cell whose first character is ASCII is guarded exactly when that
+// character is a trigger, or a tab, CR or LF, or whitespace that a
+// spreadsheet skips before the "=" that follows it.
+func TestCSVFormulaGuardFirstCharacter(t *testing.T) {
+	var cols []string
+	for ch := range utf8.RuneSelf {
+		cols = append(cols, sqlString(string(rune(ch))+"=1")+" AS c"+strconv.Itoa(ch))
+	}
+	rows, err := csv.NewReader(strings.NewReader(write(t, "csv", export.Options{}, "SELECT "+strings.Join(cols, ", ")))).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%d rows: %v", len(rows), err)
+	}
+	for ch, got := range rows[1] {
+		value := string(rune(ch)) + "=1"
+		if ch == 0 {
+			value = "\ufffd=1" // CSV cannot hold NUL
+		}
+		want := value
+		if strings.ContainsRune("=+-@\t\r\n", rune(ch)) || unicode.IsSpace(rune(ch)) {
+			want = "'" + value
+		}
+		if got != want {
+			t.Errorf("first character %#x: got %q, want %q", ch, got, want)
 		}
 	}
 }

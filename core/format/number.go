@@ -137,13 +137,18 @@ func AppendFloat(b []byte, f float64) []byte {
 	case math.IsNaN(f):
 		return append(b, "NaN"...)
 	}
-	start := len(b)
 	abs := math.Abs(f)
 	if abs != 0 && (abs < 1e-4 || abs >= 1e15) {
-		b = strconv.AppendFloat(b, f, 'e', -1, 64)
-	} else {
-		b = strconv.AppendFloat(b, f, 'f', -1, 64)
+		return strconv.AppendFloat(b, f, 'e', -1, 64) // it has an exponent
 	}
+	if abs >= 1 && f == math.Trunc(f) {
+		// A whole number below 1e15 is an exact int64, and the shortest
+		// text that reads back as it is its digits: strconv.AppendInt
+		// writes them faster than the float formatter finds them.
+		return append(strconv.AppendInt(b, int64(f), 10), ".0"...)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'f', -1, 64)
 	for _, c := range b[start:] {
 		if c == '.' || c == 'e' {
 			return b

@@ -3,8 +3,10 @@ package format
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +96,36 @@ func TestFormatters(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
+// A whole-number REAL is written as strconv's shortest text for it and
+// ".0", however it is found: at the edges of the range where AppendFloat
+// writes no exponent, around powers of two and ten, and at random.
+func TestAppendFloatWholeNumbers(t *testing.T) {
+	var whole []float64
+	for p := 1.0; p < 1e15; p *= 10 {
+		whole = append(whole, p, p-1, p+1, 3*p, 7*p/10)
+	}
+	for e := 0; e < 50; e++ {
+		p := math.Ldexp(1, e)
+		whole = append(whole, p, p-1, p+1)
+	}
+	whole = append(whole, 1e15-1, 1e15-2, 999999999999990, 562949953421311, 562949953421313)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		whole = append(whole, math.Trunc(math.Ldexp(r.Float64(), 1+r.IntN(50))))
+	}
+	for _, f := range whole {
+		for _, v := range []float64{f, -f} {
+			if math.Abs(v) < 1 || math.Abs(v) >= 1e15 {
+				continue
+			}
+			want := strconv.FormatFloat(v, 'f', -1, 64) + ".0"
+			if got := Float(v); got != want {
+				t.Fatalf("Float(%v) = %q, want %q", v, got, want)
+			}
 		}
 	}
 }

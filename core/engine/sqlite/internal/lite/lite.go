@@ -222,32 +222,82 @@ func (s *Stmt) Step() (bool, error) {
 	}
 }
 
+// value is column i of the current row, in place: the sqlite3_value
+// (Mem) in the statement's result row that the sqlite3_column_* functions
+// read, found as they find it. Those functions also take the connection's
+// mutex and, after the read, turn a failed allocation into the statement's
+// error; a connection is used by one goroutine at a time, and the readers
+// below read through value only what needs no conversion and so no
+// allocation, answering as the functions would without two calls per cell
+// of every row. It is nil when there is no row or no column i, which the
+// column functions answer (recording SQLITE_RANGE).
+func (s *Stmt) value(i int) *sqlite3.TMem {
+	v := (*sqlite3.TVdbe)(cptr(s.p))
+	if v.FpResultRow == 0 || uint(i) >= uint(v.FnResColumn) {
+		return nil
+	}
+	return (*sqlite3.TMem)(cptr(v.FpResultRow + uintptr(i)*unsafe.Sizeof(sqlite3.TMem{})))
+}
+
 // Type is the storage class of column i in the current row.
-func (s *Stmt) Type(i int) int { return int(sqlite3.Xsqlite3_column_type(s.c.tls, s.p, int32(i))) }
+func (s *Stmt) Type(i int) int {
+	if m := s.value(i); m != nil {
+		return int(sqlite3.Xsqlite3_value_type(s.c.tls, uintptr(unsafe.Pointer(m))))
+	}
+	return int(sqlite3.Xsqlite3_column_type(s.c.tls, s.p, int32(i)))
+}
 
 // Int64 reads column i as an integer.
-func (s *Stmt) Int64(i int) int64 { return sqlite3.Xsqlite3_column_int64(s.c.tls, s.p, int32(i)) }
+func (s *Stmt) Int64(i int) int64 {
+	if m := s.value(i); m != nil && m.Fflags&(sqlite3.MEM_Int|sqlite3.MEM_IntReal) != 0 {
+		return *(*int64)(unsafe.Pointer(&m.Fu))
+	}
+	return sqlite3.Xsqlite3_column_int64(s.c.tls, s.p, int32(i))
+}
 
 // Float64 reads column i as a float.
 func (s *Stmt) Float64(i int) float64 {
+	if m := s.value(i); m != nil {
+		switch {
+		case m.Fflags&sqlite3.MEM_Real != 0:
+			return m.Fu.Fr
+		case m.Fflags&(sqlite3.MEM_Int|sqlite3.MEM_IntReal) != 0:
+			return float64(*(*int64)(unsafe.Pointer(&m.Fu)))
+		}
+	}
 	return sqlite3.Xsqlite3_column_double(s.c.tls, s.p, int32(i))
 }
 
 // RawText returns column i as UTF-8 bytes owned by SQLite: valid only until
 // the next Step, Finalize or type conversion of that column. Copy to keep.
 func (s *Stmt) RawText(i int) []byte {
+	// Text already held as UTF-8 is read where it is (sqlite3_column_text
+	// would add a terminating NUL first, which may copy it); numbers, blobs
+	// and UTF-16 are left to sqlite3_column_text, which converts them.
+	if m := s.value(i); m != nil && m.Fflags&(sqlite3.MEM_Str|sqlite3.MEM_Null|sqlite3.MEM_Zero) == sqlite3.MEM_Str && m.Fenc == sqlite3.SQLITE_UTF8 {
+		return rawBytes(m.Fz, m.Fn)
+	}
 	return s.raw(sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i)), i)
 }
 
 // RawBlob is like RawText for a blob.
 func (s *Stmt) RawBlob(i int) []byte {
+	// A zeroblob not yet expanded, and text, are left to
+	// sqlite3_column_blob.
+	if m := s.value(i); m != nil && m.Fflags&(sqlite3.MEM_Blob|sqlite3.MEM_Zero) == sqlite3.MEM_Blob {
+		return rawBytes(m.Fz, m.Fn)
+	}
 	return s.raw(sqlite3.Xsqlite3_column_blob(s.c.tls, s.p, int32(i)), i)
 }
 
 // raw is the value of column i at p, its length read after p (the call
 // that gave p may have converted it): nil when empty.
 func (s *Stmt) raw(p uintptr, i int) []byte {
-	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
+	return rawBytes(p, sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i)))
+}
+
+// rawBytes is the n bytes at p in SQLite's memory: nil when empty.
+func rawBytes(p uintptr, n int32) []byte {
 	if p == 0 || n <= 0 {
 		return nil
 	}
