@@ -58,12 +58,8 @@ type Engine struct {
 	localAt time.Time
 
 	// clean holds the connections whose last statement's pipeline
-	// already rolled back and reset them; draining those whose pipeline
-	// still has the reset's results to read (thenReset), each a *pending.
-	clean    sync.Map
-	draining sync.Map
-	// drains counts the connections being drained in the background.
-	drains sync.WaitGroup
+	// already rolled back and reset them (stream).
+	clean sync.Map
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
@@ -252,37 +248,10 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 // release rolls c back and resets its session (DISCARD ALL releases
 // advisory locks, settings, prepared statements, temporary tables) before
 // it returns to the pool; a connection that cannot be reset is closed.
-// A connection whose statement's rows were all read but whose reset has
-// yet to answer (thenReset) is released once it has, in the background:
-// the caller has its rows without waiting for ROLLBACK and DISCARD ALL.
 func (e *Engine) release(c *pgconn.PgConn) {
 	_, clean := e.clean.LoadAndDelete(c)
-	if d, ok := e.draining.LoadAndDelete(c); ok {
-		e.drains.Add(1)
-		go func() {
-			defer e.drains.Done()
-			e.pool.Release(c, !d.(*pending).finish(c))
-		}()
-		return
-	}
 	ok := !c.IsClosed() && (clean || reset(c) == nil)
 	e.pool.Release(c, !ok)
-}
-
-// pending is a pipeline whose statement's result was read, with ROLLBACK
-// and DISCARD ALL still to answer; cancel ends its context.
-type pending struct {
-	p      *pgconn.Pipeline
-	cancel context.CancelFunc
-}
-
-// finish reads the rest of the pipeline within resetTimeout and reports
-// whether the connection came back reset.
-func (d *pending) finish(c *pgconn.PgConn) bool {
-	t := time.AfterFunc(resetTimeout, d.cancel)
-	defer t.Stop()
-	defer d.cancel()
-	return finish(c, d.p) == nil && !c.IsClosed()
 }
 
 // reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
@@ -346,10 +315,8 @@ func closeConn(c *pgconn.PgConn) {
 	c.Close(ctx)
 }
 
-// Close closes idle connections now and busy ones when they are released,
-// and waits for the connections being reset in the background.
+// Close closes idle connections now and busy ones when they are released.
 func (e *Engine) Close() error {
 	e.pool.Close()
-	e.drains.Wait()
 	return nil
 }

@@ -263,36 +263,25 @@ func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, stmt *prepared, o
 // did, in one pipeline: read gets the statement's result (noResult is the
 // error when there is none), and the connection comes back reset without
 // another round trip, marked clean for release.
-//
-// Once the statement's rows are read within the deadline, the reset's
-// results are left to read when the connection is released, in the
-// background (release): the pipeline's context follows ctx only until
-// then, so that ctx ending as the caller returns cancels nothing.
 func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) error) error {
-	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	follow := context.AfterFunc(ctx, cancel)
-	p := c.StartPipeline(pctx)
+	p := c.StartPipeline(ctx)
 	send(p)
 	p.SendPipelineSync()
 	if err := sendReset(p); err != nil {
-		cancel()
 		return err
 	}
 	res, err := p.GetResults()
-	if err == nil {
-		rr, ok := res.(*pgconn.ResultReader)
-		if !ok {
-			err = errors.New(noResult)
-		} else {
-			err = read(rr)
-		}
+	if err != nil {
+		e.drain(c, p)
+		return err
 	}
-	if err == nil && follow() {
-		e.draining.Store(c, &pending{p: p, cancel: cancel})
-		return nil
+	rr, ok := res.(*pgconn.ResultReader)
+	if !ok {
+		e.drain(c, p)
+		return errors.New(noResult)
 	}
+	err = read(rr)
 	e.drain(c, p)
-	cancel()
 	return err
 }
 
