@@ -491,3 +491,73 @@ func TestHugeValueSample(t *testing.T) {
 		t.Errorf("huge: %+v", tb)
 	}
 }
+
+// TestForeignServer: a postgres_fdw foreign table is read by a query the
+// wrapper sends on a connection of its own, in a transaction that is not
+// read-only and a session that outlives the statement: reading one
+// (directly, through a view, as a partition) is refused before it is
+// planned, since planning with use_remote_estimate already runs the remote
+// side's planner; the remote side's program and sequence never run, no
+// connection is left open, and the catalog holds no sample of it.
+func TestForeignServer(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE EXTENSION postgres_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir, err := os.MkdirTemp("", "tablewise-fdw-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
+	// The same database, reached again through postgres_fdw.
+	exec(t, a, `DO $$ BEGIN EXECUTE format('CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host %L, port %L, dbname %L)',
+		host(inet_server_addr()), inet_server_port()::text, current_database()); END $$`)
+	exec(t, a, `CREATE USER MAPPING FOR CURRENT_USER SERVER loop OPTIONS (user 'postgres')`)
+	exec(t, a, `CREATE FOREIGN TABLE ran_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
+	exec(t, a, `CREATE VIEW ran_remote_view AS SELECT upper(a) AS a FROM ran_remote`)
+	exec(t, a, `CREATE SEQUENCE planned`)
+	exec(t, a, `CREATE FUNCTION plan_step(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN PERFORM nextval('public.planned'); RETURN $1; END $$`)
+	exec(t, a, `CREATE VIEW stepped AS SELECT "GenreId" AS id FROM "Genre" WHERE "GenreId" = plan_step(1)`)
+	exec(t, a, `CREATE FOREIGN TABLE stepped_remote (id int) SERVER loop OPTIONS (table_name 'stepped', use_remote_estimate 'true')`)
+	exec(t, a, `CREATE TABLE parts (id int) PARTITION BY RANGE (id)`)
+	exec(t, a, `CREATE FOREIGN TABLE parts_remote PARTITION OF parts FOR VALUES FROM (0) TO (100) SERVER loop OPTIONS (table_name 'stepped', use_remote_estimate 'true')`)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM ran_remote`,
+		`SELECT a FROM ran_remote_view`,
+		`SELECT * FROM stepped_remote`,
+		`SELECT count(*) FROM parts`,
+		`EXPLAIN SELECT * FROM stepped_remote`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
+			t.Errorf("%s: not refused as another connection: %v", sql, err)
+		}
+	}
+	if _, err := e.Explain(context.Background(), `SELECT * FROM stepped_remote`); err == nil {
+		t.Errorf("explain of stepped_remote: not refused")
+	}
+	cat, err := e.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb := cat.Table("ran_remote"); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("the catalog's table ran_remote: %+v", tb)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the program ran: %s exists (%v)", ran, err)
+	}
+	if n := servers.PostgresColumn[bool](t, a, `SELECT is_called FROM planned`); n[0] {
+		t.Errorf("the remote side's planner advanced a sequence")
+	}
+	if n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'postgres_fdw'`); n[0] != 0 {
+		t.Errorf("%d postgres_fdw sessions left open", n[0])
+	}
+}

@@ -549,6 +549,15 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 			name, _ := get(x, "Relation Name").str()
 			return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s runs a program on the server (%q): tablewise runs nothing outside the transaction", name, prog), Hint: "read the program's output some other way, or ask the database's owner for a table that holds it"}
 		}
+		// postgres_fdw reads a foreign table with a query of its own, on
+		// a connection of its own: its plan shows the query.
+		if _, ok := get(x, "Remote SQL").str(); ok {
+			name, ok := get(x, "Relation Name").str()
+			if !ok {
+				name, _ = get(x, "Relations").str()
+			}
+			return remoteRejection(name, "")
+		}
 		if f, ok := get(x, "Function Name").str(); ok {
 			if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
 				return err
@@ -621,6 +630,27 @@ type local struct {
 	// STABLE function on constants while it plans (EXPLAIN too), and the
 	// plan then shows only the result.
 	views map[string]string
+	// remote maps a foreign table's name, and the name of a view or table
+	// that reads one (a view's definition, a row security policy, a
+	// partition or inheritance child), to the foreign server it is read
+	// from: any wrapper but file_fdw (whose plan the guard checks)
+	// queries another connection, and postgres_fdw's remote planner runs
+	// (use_remote_estimate) while the statement is planned.
+	remote map[string]string
+}
+
+// remoteRejection refuses reading name, a foreign table (or what reads
+// one) of the foreign server srv ("" when the plan does not say).
+func remoteRejection(name, srv string) *guard.Rejection {
+	from := "through its foreign-data wrapper"
+	if srv != "" {
+		from = "from the foreign server " + srv
+	}
+	return &guard.Rejection{
+		What:   name,
+		Reason: fmt.Sprintf("%s is read %s, which runs a query on another connection, in a transaction that is not read-only and a session that outlives the statement: tablewise touches no other session", name, from),
+		Hint:   "query that server's database directly, or ask the database's owner for a table that holds the rows",
+	}
 }
 
 // localFunctionsSQL lists the opaque functions' names, each with whether
@@ -669,8 +699,36 @@ SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
 	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
 
+// localRemoteSQL lists (relation, foreign server) for every foreign table
+// whose wrapper is not file_fdw, and every view (its definition), table
+// (a row security policy) and partitioned or inheritance parent that
+// reads one, however deep.
+const localRemoteSQL = `WITH RECURSIVE edges(child, parent) AS (
+	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	JOIN pg_catalog.pg_class v ON v.oid = r.ev_class AND v.relkind = 'v'
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> r.ev_class
+UNION ALL
+	SELECT d.refobjid, pol.polrelid FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> pol.polrelid
+UNION ALL
+	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
+), reach(rel, srv) AS (
+	SELECT ft.ftrelid, s.srvname::text FROM pg_catalog.pg_foreign_table ft
+	JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver
+	JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+	LEFT JOIN pg_catalog.pg_proc h ON h.oid = w.fdwhandler
+	WHERE h.proname IS DISTINCT FROM 'file_fdw_handler'
+UNION
+	SELECT e.parent, r.srv FROM reach r JOIN edges e ON e.child = r.rel
+)
+SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
+	JOIN pg_catalog.pg_class c ON c.oid = r.rel JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`
+
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
+	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
 	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
@@ -722,13 +780,22 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
+	res, err = c.Exec(ctx, localRemoteSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			loc.remote[string(row[0])] = string(row[1])
+		}
+	}
 	return loc, nil
 }
 
 // none reports whether the database has nothing of its own that vet
 // looks for (also when loc is nil): then vet passes every text.
 func (loc *local) none() bool {
-	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0
+	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0
 }
 
 // vet refuses text (toks, its tokens) that uses one of the database's
@@ -751,6 +818,9 @@ func (loc *local) vet(text string, toks []token, where string) error {
 		if fn, ok := loc.types[strings.ToLower(t.text)]; ok {
 			return &guard.Rejection{What: "type " + t.text, Reason: fmt.Sprintf("type %s is not allowed in %s: converting to it calls %s", t.text, where, fn),
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+		}
+		if srv, ok := loc.remote[strings.ToLower(t.text)]; ok {
+			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
 			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's) or a row security policy on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
