@@ -561,3 +561,36 @@ func TestForeignServer(t *testing.T) {
 		t.Errorf("%d postgres_fdw sessions left open", n[0])
 	}
 }
+
+// TestBuiltinUnderAnotherName: a function the database's owner declared
+// in LANGUAGE internal (or c) is a built-in function under another name:
+// one that is a denied function is refused as it (called, through a view,
+// through an operator), whatever its own name.
+func TestBuiltinUnderAnotherName(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION hostname(text) RETURNS text LANGUAGE internal AS 'pg_read_file_all'`)
+	exec(t, a, `CREATE VIEW host AS SELECT hostname('/etc/hostname') AS h`)
+	exec(t, a, `CREATE FUNCTION hold(bigint) RETURNS void LANGUAGE internal AS 'pg_advisory_lock_int8'`)
+	exec(t, a, `CREATE FUNCTION files(text) RETURNS SETOF text LANGUAGE internal AS 'pg_ls_dir_1arg'`)
+	exec(t, a, `CREATE OPERATOR @@@ (FUNCTION = hostname, RIGHTARG = text)`)
+	before := snapshot(t, a)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT hostname('/etc/hostname')`,
+		`SELECT public.hostname('/etc/hostname')`,
+		`SELECT h FROM host`,
+		`SELECT hold(42)`,
+		`SELECT * FROM files('.')`,
+		`SELECT @@@ '/etc/hostname'`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed: %+v, was %+v", after, before)
+	}
+}

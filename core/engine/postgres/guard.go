@@ -406,6 +406,10 @@ func deniedCall(toks []token, where string, loc *local) error {
 			continue
 		}
 		why, ok := denied(name)
+		if b, alias := loc.alias(name); !ok && alias {
+			why, _ = denied(b)
+			why, ok = fmt.Sprintf("is %s() under another name: it %s", b, why), true
+		}
 		if !ok && loc != nil && loc.opaque[name] {
 			why, ok = "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
 		}
@@ -615,6 +619,10 @@ type local struct {
 	// body of a SQL function only when the planner inlines it (never a
 	// SECURITY DEFINER one), and never a procedural one's.
 	opaque map[string]bool
+	// aliases maps the name of a function declared in LANGUAGE internal
+	// or c outside pg_catalog to the denied function whose code it runs
+	// (CREATE FUNCTION f(text) … LANGUAGE internal AS 'pg_read_file_all').
+	aliases map[string]string
 	// fields are the opaque functions that field notation calls:
 	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
 	// when f is IMMUTABLE or STABLE.
@@ -661,6 +669,17 @@ const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
 	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
 	GROUP BY 1`
+
+// localAliasesSQL lists, for every function in LANGUAGE internal or c
+// outside pg_catalog, its name with its code's symbol, then with the name
+// of every other function whose code is the same symbol (of the same
+// library).
+const localAliasesSQL = `WITH f AS (SELECT p.oid, p.proname, p.prolang, p.probin, p.prosrc FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	WHERE l.lanname IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema'))
+SELECT lower(f.proname::text), lower(f.prosrc) FROM f
+UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_catalog.pg_proc b
+	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c') and aggregates ('a', one row per support function),
@@ -728,7 +747,7 @@ SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
 	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`
 
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
+	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
 	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
@@ -741,11 +760,23 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
+	res, err = c.Exec(ctx, localAliasesSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			name, code := string(row[0]), string(row[1])
+			if _, d := denied(code); d && loc.aliases[name] == "" {
+				loc.aliases[name] = code
+			}
+		}
+	}
 	res, err = c.Exec(ctx, localUsesSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	bad := func(fn string) bool { _, d := denied(fn); return d || loc.opaque[fn] }
+	bad := func(fn string) bool { _, d := denied(fn); _, a := loc.alias(fn); return d || a || loc.opaque[fn] }
 	for _, r := range res {
 		for _, row := range r.Rows {
 			kind, name, what := string(row[0]), string(row[1]), string(row[2])
@@ -790,6 +821,20 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 		}
 	}
 	return loc, nil
+}
+
+// alias returns the denied function whose code the database's function
+// name runs under its own name (false when it is denied by name already,
+// or not such a function; also when loc is nil).
+func (loc *local) alias(name string) (string, bool) {
+	if loc == nil {
+		return "", false
+	}
+	if _, d := denied(name); d {
+		return "", false
+	}
+	b, ok := loc.aliases[name]
+	return b, ok
 }
 
 // none reports whether the database has nothing of its own that vet
