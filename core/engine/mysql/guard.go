@@ -281,11 +281,14 @@ func isWordByte(c byte) bool {
 }
 
 // known is what the guard learns from the database: its stored and
-// loadable functions (upper-cased) and the views that call a refused
-// function (upper-cased name → why). A nil *known knows none.
+// loadable functions (upper-cased), the views that call a refused
+// function and the tables another connection reads (upper-cased name →
+// why; those of another database named SCHEMA.NAME). A nil *known knows
+// none.
 type known struct {
 	functions map[string]bool
 	views     map[string]string
+	remote    map[string]string
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
@@ -296,6 +299,37 @@ func (k *known) view(name string) (string, bool) {
 	}
 	why, ok := k.views[name]
 	return why, ok
+}
+
+func (k *known) remoteTable(name string) (string, bool) {
+	if k == nil {
+		return "", false
+	}
+	why, ok := k.remote[name]
+	return why, ok
+}
+
+// qualifiedName is the upper-cased SCHEMA.NAME that toks[i] (a schema)
+// starts, or "" when toks[i] is not followed by . and a name.
+func qualifiedName(toks []token, i int) string {
+	if i+2 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "." {
+		return ""
+	}
+	up := func(t token) string {
+		switch t.kind {
+		case tWord:
+			return t.up
+		case tName:
+			q := t.text[:1]
+			return strings.ToUpper(strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q))
+		}
+		return ""
+	}
+	schema, name := up(toks[i]), up(toks[i+2])
+	if schema == "" || name == "" {
+		return ""
+	}
+	return schema + "." + name
 }
 
 // vet decides whether sql may run, with what the guard knows of the
@@ -548,6 +582,17 @@ func vetTokens(toks []token, k *known) error {
 		if why, ok := k.view(t.up); ok {
 			return refused("view "+t.text, "the view "+t.text+" is not allowed: "+why, "query the tables it reads instead")
 		}
+		if why, ok := k.remoteTable(t.up); ok {
+			return refused("table "+t.text, "the table "+t.text+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+		}
+		if q := qualifiedName(toks, i); q != "" && !(i > 0 && toks[i-1].text == ".") {
+			if why, ok := k.view(q); ok {
+				return refused("view "+q, "the view "+q+" is not allowed: "+why, "query the tables it reads instead")
+			}
+			if why, ok := k.remoteTable(q); ok {
+				return refused("table "+q, "the table "+q+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+			}
+		}
 		if next(1).text != "(" || next(1).kind != tPunct {
 			if next(1).text == "." && next(2).kind != tPunct && next(3).text == "(" && next(3).kind == tPunct && !(i > 0 && toks[i-1].text == ".") {
 				name := t.text + "." + next(2).text
@@ -568,12 +613,17 @@ func vetTokens(toks []token, k *known) error {
 	return nil
 }
 
+// objectName names a table of information_schema.TABLES or VIEWS as the
+// guard's maps do: by its name in the connection's database, SCHEMA.NAME
+// in another.
+const objectName = "IF(TABLE_SCHEMA = DATABASE(), TABLE_NAME, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME))"
+
 // learn reads what the guard needs to know of the database: its stored
 // functions, when the user may read mysql.func the server's loadable
 // functions (UDFs such as sys_exec), and the views whose definitions call
 // a refused function or such a view.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
-	k := &known{functions: map[string]bool{}, views: map[string]string{}}
+	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{}}
 	read := func(q string, row func(a, b string)) error {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
@@ -596,8 +646,18 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	if ctx.Err() == nil {
 		read("SELECT name, '' FROM mysql.func", fn) // only an administrator may: best effort
 	}
+	// Tables the server reads on a connection of its own (FEDERATED,
+	// FederatedX), in a transaction that is not read-only, or through a
+	// storage engine that reaches outside the database (CONNECT, SPIDER).
+	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER')", func(name, eng string) {
+		k.remote[strings.ToUpper(name)] = "it is a " + eng + " table: the server reads it on another connection or outside the database, not within the read-only transaction"
+	}); err != nil {
+		return nil, err
+	}
+	// Every database's views: a query may name another database's, which
+	// its definer runs as this database's would be.
 	defs := map[string]string{}
-	if err := read("SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()", func(name, def string) {
+	if err := read("SELECT "+objectName+", VIEW_DEFINITION FROM information_schema.VIEWS", func(name, def string) {
 		defs[strings.ToUpper(name)] = def
 	}); err != nil {
 		return nil, err
