@@ -594,3 +594,46 @@ func TestBuiltinUnderAnotherName(t *testing.T) {
 		t.Errorf("the server changed: %+v, was %+v", after, before)
 	}
 }
+
+// TestOwnObjectsInSystemSchemas: what the database's owner creates in
+// pg_catalog or information_schema (a superuser may) is the database's
+// own, not the server's: a procedural function there runs code the guard
+// cannot see (COPY … TO PROGRAM is allowed in a read-only transaction),
+// an internal one may be a denied function under another name, and a
+// view or operator there reaches them.
+func TestOwnObjectsInSystemSchemas(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	dir, err := os.MkdirTemp("", "tablewise-pgcat-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE FUNCTION pg_catalog.tw_run() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN 1; END $$`, ran))
+	exec(t, a, `CREATE VIEW runs AS SELECT tw_run() AS x`)
+	exec(t, a, `CREATE VIEW information_schema.tw_runs AS SELECT tw_run() AS x`)
+	exec(t, a, `CREATE FUNCTION information_schema.tw_host(text) RETURNS text LANGUAGE internal AS 'pg_read_file_all'`)
+	exec(t, a, `CREATE OPERATOR pg_catalog.@@@ (FUNCTION = information_schema.tw_host, RIGHTARG = text)`)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT tw_run()`,
+		`SELECT pg_catalog.tw_run()`,
+		`SELECT x FROM runs`,
+		`SELECT x FROM information_schema.tw_runs`,
+		`SELECT information_schema.tw_host('/etc/hostname')`,
+		`SELECT @@@ '/etc/hostname'`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the program ran: %s exists (%v)", ran, err)
+	}
+}

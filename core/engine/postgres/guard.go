@@ -661,22 +661,27 @@ func remoteRejection(name, srv string) *guard.Rejection {
 	}
 }
 
+// The database's own objects are those made after initdb: their oids are
+// FirstNormalObjectId (16384) and above, whatever their schema (a
+// superuser may create functions in pg_catalog, and anything in
+// information_schema).
+
 // localFunctionsSQL lists the opaque functions' names, each with whether
 // one of that name takes a single argument of a composite type (then
 // x.name calls it, with no parenthesis after the name).
 const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
-	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
-	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
 	GROUP BY 1`
 
-// localAliasesSQL lists, for every function in LANGUAGE internal or c
-// outside pg_catalog, its name with its code's symbol, then with the name
+// localAliasesSQL lists, for every function of the database's own in
+// LANGUAGE internal or c, its name with its code's symbol, then with the name
 // of every other function whose code is the same symbol (of the same
 // library).
 const localAliasesSQL = `WITH f AS (SELECT p.oid, p.proname, p.prolang, p.probin, p.prosrc FROM pg_catalog.pg_proc p
-	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-	WHERE l.lanname IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema'))
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+	WHERE l.lanname IN ('internal', 'c') AND p.oid >= 16384)
 SELECT lower(f.proname::text), lower(f.prosrc) FROM f
 UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_catalog.pg_proc b
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
@@ -685,15 +690,15 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // ('o'), casts ('c') and aggregates ('a', one row per support function),
 // and the text of domains' CHECK constraints ('d').
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
+	WHERE o.oid >= 16384
 UNION ALL SELECT 'c', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
-	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+	WHERE p.oid >= 16384
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
@@ -715,8 +720,7 @@ UNION
 	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
-	JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
+	WHERE v.oid >= 16384`
 
 // localRemoteSQL lists (relation, foreign server) for every foreign table
 // whose wrapper is not file_fdw, and every view (its definition), table
@@ -743,8 +747,8 @@ UNION
 	SELECT e.parent, r.srv FROM reach r JOIN edges e ON e.child = r.rel
 )
 SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
-	JOIN pg_catalog.pg_class c ON c.oid = r.rel JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`
+	JOIN pg_catalog.pg_class c ON c.oid = r.rel
+	WHERE c.oid >= 16384 ORDER BY 1, 2`
 
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
