@@ -637,3 +637,42 @@ func TestOwnObjectsInSystemSchemas(t *testing.T) {
 		t.Errorf("the program ran: %s exists (%v)", ran, err)
 	}
 }
+
+// TestSearchPathShadow: a database whose search_path puts a schema before
+// pg_catalog (ALTER DATABASE … SET search_path) makes that schema's
+// functions replace the server's in unqualified calls: the guard's own
+// queries about the database still call only the server's, so opening
+// the database and reading it runs none of the owner's code.
+func TestSearchPathShadow(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	dir, err := os.MkdirTemp("", "tablewise-path-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, `CREATE SCHEMA shadow`)
+	exec(t, a, fmt.Sprintf(`CREATE FUNCTION shadow.lower(name) RETURNS text LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN pg_catalog.lower($1::text); END $$`, ran))
+	exec(t, a, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = shadow, pg_catalog, public', current_database()); END $$`)
+	e := open(t, url)
+	res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`, query.Options{MaxRows: 10, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Rock" {
+		t.Errorf("a read: %v %v", res, err)
+	}
+	if _, err := query.Collect(context.Background(), e, `SELECT lower("Name") FROM "Genre"`, query.Options{MaxRows: 10, Timeout: 5e9}); err == nil {
+		t.Errorf("a call of the shadowing lower: not refused")
+	}
+	// The catalog's own queries call lower(): refused, since one of the
+	// database's functions has that name.
+	var rej *guard.Rejection
+	if _, err := e.Catalog(context.Background()); err != nil && !errors.As(err, &rej) {
+		t.Errorf("the catalog: %v", err)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
+	}
+}

@@ -750,9 +750,16 @@ SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
 	JOIN pg_catalog.pg_class c ON c.oid = r.rel
 	WHERE c.oid >= 16384 ORDER BY 1, 2`
 
+// pinnedPath starts each of loadLocal's queries: a database's search_path
+// may put a schema of its own before pg_catalog (ALTER DATABASE … SET
+// search_path), whose functions, operators and types then replace the
+// server's in unqualified names. SET LOCAL lasts as long as the query's
+// own implicit transaction.
+const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
+
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
-	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
+	res, err := c.Exec(ctx, pinnedPath+localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -764,7 +771,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localAliasesSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localAliasesSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -776,7 +783,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localUsesSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localUsesSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -804,7 +811,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localViewsSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localViewsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -815,7 +822,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localRemoteSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localRemoteSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
