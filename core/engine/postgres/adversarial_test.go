@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
@@ -671,6 +672,35 @@ func TestSearchPathShadow(t *testing.T) {
 	var rej *guard.Rejection
 	if _, err := e.Catalog(context.Background()); err != nil && !errors.As(err, &rej) {
 		t.Errorf("the catalog: %v", err)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
+	}
+}
+
+// TestIndexTrialRunsNothing: trying an index calls HypoPG's functions by
+// name; when the database's owner replaced one with code of their own
+// (CREATE OR REPLACE FUNCTION hypopg_reset() … plpgsql), the trial is
+// refused and that code never runs.
+func TestIndexTrialRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE EXTENSION hypopg`)
+	dir, err := os.MkdirTemp("", "tablewise-hypo-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE OR REPLACE FUNCTION hypopg_reset() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; END $$`, ran))
+	e := open(t, url)
+	_, _, err = e.TryIndexes(context.Background(), `SELECT * FROM "Track" WHERE "Composer" = 'x'`, []engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "hypopg_reset") {
+		t.Errorf("an index trial with a replaced hypopg_reset: %v", err)
 	}
 	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
