@@ -706,3 +706,70 @@ func TestIndexTrialRunsNothing(t *testing.T) {
 		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
 	}
 }
+
+// TestPlannerLoadsNothing: the planner simplifies what it loads about a
+// table it plans — index expressions and predicates, CHECK constraints
+// (constraint exclusion), extended statistics' expressions — and the
+// constants an implicit cast converts, running IMMUTABLE or STABLE
+// functions on constants as it does: a table (or a view, or a
+// partitioned parent, that reads one) whose definition calls such a
+// function of the database's own, and a database with such an implicit
+// cast, are refused before anything is planned. Here the function ends
+// another session.
+func TestPlannerLoadsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION cutoff(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1; END $$`)
+	exec(t, a, `CREATE TABLE predicate (a int)`)
+	exec(t, a, `CREATE INDEX ON predicate (a) WHERE a > cutoff(0)`)
+	exec(t, a, `CREATE TABLE expression (a int)`)
+	exec(t, a, `CREATE INDEX ON expression ((a + cutoff(0)))`)
+	exec(t, a, `CREATE TABLE stats (a int, b int)`)
+	exec(t, a, `CREATE STATISTICS stats_ab ON (a + cutoff(0)), b FROM stats`)
+	exec(t, a, `CREATE TABLE parts (a int) PARTITION BY RANGE (a)`)
+	exec(t, a, `CREATE TABLE parts_low PARTITION OF parts (CHECK (a < cutoff(10))) FOR VALUES FROM (0) TO (10)`)
+	exec(t, a, `CREATE VIEW over_predicate AS SELECT a FROM predicate`)
+	// Made now: creating the index, the statistics and the partition ran
+	// cutoff.
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	e := open(t, url)
+	statements := []string{
+		"SELECT * FROM predicate",
+		"SELECT * FROM expression",
+		"SELECT * FROM stats",
+		"SELECT * FROM parts",
+		"SELECT * FROM parts_low",
+		"SELECT * FROM over_predicate",
+		"EXPLAIN SELECT * FROM predicate",
+	}
+	run := func(statements []string, want string) {
+		for _, sql := range statements {
+			_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) {
+				t.Errorf("%s: not refused: %v", sql, err)
+			} else if !strings.Contains(rej.Reason, want) || rej.Hint == "" {
+				t.Errorf("%s: the refusal does not name %s or has no hint: %+v", sql, want, rej)
+			}
+			var one int
+			if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+				t.Fatalf("%s: the other session was ended: %v", sql, err)
+			}
+		}
+	}
+	run(statements, "cutoff")
+	if _, err := e.Catalog(context.Background()); err != nil {
+		t.Errorf("the catalog: %v", err)
+	}
+	var one int
+	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("the catalog ended the other session: %v", err)
+	}
+	exec(t, a, `CREATE FUNCTION int4_text(int) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1::varchar; END $$`)
+	exec(t, a, `CREATE CAST (int AS text) WITH FUNCTION int4_text(int) AS IMPLICIT`)
+	e = open(t, url)
+	run([]string{"SELECT length(1)", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`}, "int4_text")
+}

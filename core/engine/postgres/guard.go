@@ -633,11 +633,18 @@ type local struct {
 	// domain's CHECK, calls.
 	types map[string]string
 	// views maps a view's (or a table's) name to a denied or opaque
-	// function its definition (or a row security policy on it) calls,
-	// however deep through other views: the planner runs an IMMUTABLE or
-	// STABLE function on constants while it plans (EXPLAIN too), and the
-	// plan then shows only the result.
+	// function its definition (or a row security policy, an index, a
+	// constraint or statistics on it) calls, however deep through other
+	// views and partitions: the planner runs an IMMUTABLE or STABLE
+	// function on constants while it plans (EXPLAIN too), and the plan
+	// then shows only the result.
 	views map[string]string
+	// implicit, when not empty, names an implicit cast of the database's
+	// own whose function is not VOLATILE and calls a denied function or
+	// code the guard cannot see: the planner may run it on any
+	// statement's constants (length(1) converts 1 to text) before any
+	// plan can be checked, and the text need not name it.
+	implicit string
 	// remote maps a foreign table's name, and the name of a view or table
 	// that reads one (a view's definition, a row security policy, a
 	// partition or inheritance child), to the foreign server it is read
@@ -687,12 +694,14 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o'), casts ('c') and aggregates ('a', one row per support function),
+// ('o'), casts ('c', or 'i' for an implicit one whose function is not
+// VOLATILE) and aggregates ('a', one row per support function),
 // and the text of domains' CHECK constraints ('d').
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
 	WHERE o.oid >= 16384
-UNION ALL SELECT 'c', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
+UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
+	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
@@ -703,21 +712,32 @@ UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
 // localViewsSQL lists (relation, function) for every function a view's
-// definition or a table's row security policy calls, directly, through an
-// operator, or through the views and tables it reads, however deep. A
+// definition, a table's row security policy, or what the planner loads
+// of a table (its indexes' expressions and predicates, its CHECK
+// constraints, its extended statistics' expressions) calls, directly,
+// through an operator, or through the views and tables it reads and the
+// partitions and inheritance children it holds, however deep. A
 // materialized view's definition does not run when it is read.
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), edges(child, parent) AS (
+	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
+	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> r.ev_class
+UNION ALL
+	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
 ), calls(view, fn) AS (
-	SELECT coalesce(r.ev_class, pol.polrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
 	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
+	LEFT JOIN pg_catalog.pg_index i ON d.classid = 'pg_catalog.pg_class'::regclass AND i.indexrelid = d.objid
+	LEFT JOIN pg_catalog.pg_constraint k ON d.classid = 'pg_catalog.pg_constraint'::regclass AND k.oid = d.objid AND k.conrelid <> 0
+	LEFT JOIN pg_catalog.pg_statistic_ext x ON d.classid = 'pg_catalog.pg_statistic_ext'::regclass AND x.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
-	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL) AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
+		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
 UNION
-	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
-	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
-	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
+	SELECT e.parent, c.fn FROM calls c JOIN edges e ON e.child = c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
 	WHERE v.oid >= 16384`
@@ -796,9 +816,12 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 				if bad(what) {
 					loc.ops[name] = what
 				}
-			case "c":
+			case "c", "i":
 				if bad(what) {
 					loc.types[name] = what
+					if kind == "i" && loc.implicit == "" {
+						loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
+					}
 				}
 			case "a":
 				if bad(what) {
@@ -851,7 +874,7 @@ func (loc *local) alias(name string) (string, bool) {
 // none reports whether the database has nothing of its own that vet
 // looks for (also when loc is nil): then vet passes every text.
 func (loc *local) none() bool {
-	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0
+	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0 && loc.implicit == ""
 }
 
 // vet refuses text (toks, its tokens) that uses one of the database's
@@ -860,6 +883,10 @@ func (loc *local) none() bool {
 func (loc *local) vet(text string, toks []token, where string) error {
 	if loc.none() {
 		return nil
+	}
+	if loc.implicit != "" {
+		return &guard.Rejection{What: "an implicit cast", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and the planner may run it on any statement's constants before any plan can be checked", loc.implicit),
+			Hint: "ask the database's owner to make that cast explicit (CREATE CAST without AS IMPLICIT), or connect to another database"}
 	}
 	for op, fn := range loc.ops {
 		if strings.Contains(text, op) {
@@ -879,8 +906,8 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's) or a row security policy on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
-				Hint: "query the tables the view reads instead, or connect as a role the policy does not apply to; " + readOnlyHint}
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), a row security policy, or an index, constraint or statistics on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
 	return nil
