@@ -773,3 +773,53 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	e = open(t, url)
 	run([]string{"SELECT length(1)", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`}, "int4_text")
 }
+
+// TestOperatorClassRunsNothing: an index of an operator class of the
+// database's own runs the class's functions when the planner estimates
+// with it and when a scan reads it, and a default operator class runs
+// when any statement sorts or compares a value of its type, named or
+// not: a table with such an index is refused, and with such a default
+// class every statement. Here the function ends another session.
+func TestOperatorClassRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION ends(int, int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN btint4cmp($1, $2); END $$`)
+	exec(t, a, `CREATE OPERATOR CLASS ending_ops FOR TYPE int4 USING btree AS
+		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 ends(int, int)`)
+	exec(t, a, `CREATE TABLE ordered (a int)`)
+	exec(t, a, `CREATE INDEX ON ordered (a ending_ops)`)
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	check := func(e *postgres.Engine, sql, want string) {
+		t.Helper()
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
+			t.Errorf("%s: not refused naming %s: %v", sql, want, err)
+		}
+		var one int
+		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("%s: the other session was ended: %v", sql, err)
+		}
+	}
+	e := open(t, url)
+	check(e, `SELECT a FROM ordered WHERE a = 5`, "ends")
+	if res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" ORDER BY "GenreId" LIMIT 1`, query.Options{}); err != nil || len(res.Rows) != 1 {
+		t.Errorf("another table: %v %v", res, err)
+	}
+	exec(t, a, `CREATE TYPE pair AS (x int, y int)`)
+	exec(t, a, `CREATE FUNCTION pair_cmp(pair, pair) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN btint4cmp($1.x, $2.x); END $$`)
+	// The operators are the server's own code: only the class's
+	// comparison function is the owner's.
+	for op, fn := range map[string]string{"<": "lt", "=": "eq", ">": "gt"} {
+		exec(t, a, fmt.Sprintf(`CREATE FUNCTION pair_%s(pair, pair) RETURNS bool IMMUTABLE LANGUAGE internal AS 'record_%s'`, fn, fn))
+		exec(t, a, fmt.Sprintf(`CREATE OPERATOR %s (FUNCTION = pair_%s, LEFTARG = pair, RIGHTARG = pair)`, op, fn))
+	}
+	exec(t, a, `CREATE OPERATOR CLASS pair_ops DEFAULT FOR TYPE pair USING btree AS
+		OPERATOR 1 <, OPERATOR 3 =, OPERATOR 5 >, FUNCTION 1 pair_cmp(pair, pair)`)
+	exec(t, a, `CREATE TABLE pairs AS SELECT ROW(g, 4 - g)::pair AS p FROM generate_series(1, 3) g`)
+	e = open(t, url)
+	check(e, `SELECT * FROM pairs ORDER BY p`, "pair_cmp")
+}

@@ -640,10 +640,11 @@ type local struct {
 	// then shows only the result.
 	views map[string]string
 	// implicit, when not empty, names an implicit cast of the database's
-	// own whose function is not VOLATILE and calls a denied function or
-	// code the guard cannot see: the planner may run it on any
-	// statement's constants (length(1) converts 1 to text) before any
-	// plan can be checked, and the text need not name it.
+	// own whose function is not VOLATILE, or a default operator class of
+	// its own, that calls a denied function or code the guard cannot see:
+	// any statement may run it without naming it, the planner on
+	// constants (length(1) converts 1 to text) before any plan can be
+	// checked, sorting, grouping and comparing a value of its type.
 	implicit string
 	// remote maps a foreign table's name, and the name of a view or table
 	// that reads one (a view's definition, a row security policy, a
@@ -695,7 +696,8 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c', or 'i' for an implicit one whose function is not
-// VOLATILE) and aggregates ('a', one row per support function),
+// VOLATILE), default operator classes ('p', one row per function of their
+// family) and aggregates ('a', one row per support function),
 // and the text of domains' CHECK constraints ('d').
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
@@ -708,12 +710,20 @@ UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_cat
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
 	WHERE p.oid >= 16384
+UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
+	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
+	WHERE oc.opcdefault AND oc.oid >= 16384
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
+// familyFunctions are the functions of operator families: support
+// functions and the operators' functions.
+const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
+	UNION ALL SELECT a.amopfamily, o.oprcode::oid FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr) f(family, fn)`
+
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
-// of a table (its indexes' expressions and predicates, its CHECK
+// of a table (its indexes' expressions, predicates and operator classes, its CHECK
 // constraints, its extended statistics' expressions) calls, directly,
 // through an operator, or through the views and tables it reads and the
 // partitions and inheritance children it holds, however deep. A
@@ -736,6 +746,10 @@ UNION ALL
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
 		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+UNION ALL
+	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	WHERE oc.oid >= 16384
 UNION
 	SELECT e.parent, c.fn FROM calls c JOIN edges e ON e.child = c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
@@ -823,6 +837,10 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 						loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
 					}
 				}
+			case "p":
+				if bad(what) && loc.implicit == "" {
+					loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
+				}
 			case "a":
 				if bad(what) {
 					loc.opaque[name] = true
@@ -885,8 +903,8 @@ func (loc *local) vet(text string, toks []token, where string) error {
 		return nil
 	}
 	if loc.implicit != "" {
-		return &guard.Rejection{What: "an implicit cast", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and the planner may run it on any statement's constants before any plan can be checked", loc.implicit),
-			Hint: "ask the database's owner to make that cast explicit (CREATE CAST without AS IMPLICIT), or connect to another database"}
+		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
+			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
 	}
 	for op, fn := range loc.ops {
 		if strings.Contains(text, op) {
