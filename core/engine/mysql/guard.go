@@ -19,7 +19,8 @@ import (
 //
 //   - statement kinds that read: SELECT, a parenthesised SELECT, WITH …
 //     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
-//     (never EXPLAIN ANALYZE, ANALYZE or EXPLAIN FOR CONNECTION);
+//     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION or SHOW
+//     EXPLAIN|ANALYZE FOR);
 //
 // and refuses, wherever they are in the text:
 //
@@ -388,6 +389,11 @@ func vetKind(sql string, toks []token) error {
 	}
 	first := toks[i].up
 	switch {
+	case first == "SHOW" && i == 0 && len(toks) > 1 && (toks[1].up == "EXPLAIN" || toks[1].up == "ANALYZE"):
+		// MariaDB's SHOW EXPLAIN|ANALYZE FOR id has the session id
+		// interrupt its statement to report its plan.
+		what := "SHOW " + toks[1].up + " FOR"
+		return &guard.Rejection{What: what, Reason: what + " is not allowed: it has another session report its statement", Hint: "use EXPLAIN on the statement itself; " + readOnlyHint}
 	case readKinds[first] && (i == 0 || first != "SHOW"):
 		return nil
 	case first == "WITH":
