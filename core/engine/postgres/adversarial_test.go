@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -822,4 +823,62 @@ func TestOperatorClassRunsNothing(t *testing.T) {
 	exec(t, a, `CREATE TABLE pairs AS SELECT ROW(g, 4 - g)::pair AS p FROM generate_series(1, 3) g`)
 	e = open(t, url)
 	check(e, `SELECT * FROM pairs ORDER BY p`, "pair_cmp")
+}
+
+// TestForeignFileNotRegular: file_fdw opens a foreign table's file on the
+// server with no deadline: a FIFO with no writer blocks the session in
+// open() past the statement's deadline and its cancel, holding its lock,
+// until someone writes. A file the plan shows as empty (a FIFO, a device,
+// or an empty file, which holds no rows anyway) is refused; a file with
+// rows reads as any table.
+func TestForeignFileNotRegular(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir, err := os.MkdirTemp("", "tablewise-fifo-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// A session left blocked opening the FIFO is released by a writer.
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
+			f.Close()
+		}
+	})
+	empty := filepath.Join(dir, "empty.csv")
+	csv := filepath.Join(dir, "genres.csv")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("1,Rock\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE piped (a text) SERVER files OPTIONS (filename '%s')`, fifo))
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE nothing (a text) SERVER files OPTIONS (filename '%s')`, empty))
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, csv))
+	exec(t, a, `CREATE FOREIGN TABLE zeros (a text) SERVER files OPTIONS (filename '/dev/zero')`)
+	e := open(t, url)
+	for _, sql := range []string{`SELECT count(*) FROM piped`, `SELECT * FROM nothing`, `SELECT * FROM zeros`} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 1e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "not a regular file") {
+			t.Errorf("%s: not refused as not a regular file: %v", sql, err)
+		}
+	}
+	if n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%FROM piped%' AND pid <> pg_backend_pid()`); n[0] != 0 {
+		t.Errorf("%d sessions left reading the FIFO", n[0])
+	}
+	res, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file`, query.Options{MaxRows: 10, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Rock" {
+		t.Errorf("a file's foreign table: %v %v", res, err)
+	}
 }

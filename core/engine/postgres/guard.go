@@ -553,6 +553,17 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 			name, _ := get(x, "Relation Name").str()
 			return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s runs a program on the server (%q): tablewise runs nothing outside the transaction", name, prog), Hint: "read the program's output some other way, or ask the database's owner for a table that holds it"}
 		}
+		// file_fdw opens a foreign table's file with no deadline: a FIFO
+		// blocks the session in open() past any cancel, and a device may
+		// never end. The plan gives the file's size, 0 for either (and
+		// for an empty file, which holds no rows), none when it cannot
+		// read it.
+		if file, ok := get(x, "Foreign File").str(); ok {
+			if size := get(x, "Foreign File Size"); size == nil || string(size) == "0" {
+				name, _ := get(x, "Relation Name").str()
+				return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s is not allowed: its file %q is empty or not a regular file (a FIFO or a device, whose reading may block the server's session past the deadline)", name, file), Hint: "ask the database's owner for a table over a regular file"}
+			}
+		}
 		// postgres_fdw reads a foreign table with a query of its own, on
 		// a connection of its own: its plan shows the query.
 		if _, ok := get(x, "Remote SQL").str(); ok {
