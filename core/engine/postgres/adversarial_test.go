@@ -546,6 +546,14 @@ func TestForeignServer(t *testing.T) {
 	if _, err := e.Explain(context.Background(), `SELECT * FROM stepped_remote`); err == nil {
 		t.Errorf("explain of stepped_remote: not refused")
 	}
+	// Made after the guard learned the database: its plan shows the
+	// remote query.
+	exec(t, a, `CREATE FOREIGN TABLE late_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
+	_, err = query.Collect(context.Background(), e, `SELECT * FROM late_remote`, query.Options{MaxRows: 10, Timeout: 5e9})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
+		t.Errorf("a foreign table made after open: not refused as another connection: %v", err)
+	}
 	cat, err := e.Catalog(context.Background())
 	if err != nil {
 		t.Fatal(err)
