@@ -890,3 +890,37 @@ func TestForeignFileNotRegular(t *testing.T) {
 		t.Errorf("a file's foreign table: %v %v", res, err)
 	}
 }
+
+// TestRangeSubtypeDiff: the planner estimates a range operator's
+// selectivity with the range type's subtype_diff function: a table with
+// a column of a range type whose subtype_diff is the database's own code
+// is refused, and so is naming the type. Here the function ends another
+// session.
+func TestRangeSubtypeDiff(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION span_diff(int, int) RETURNS float8 IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN ($1 - $2)::float8; END $$`)
+	exec(t, a, `CREATE TYPE span AS RANGE (subtype = int4, subtype_diff = span_diff)`)
+	exec(t, a, `CREATE TABLE spans AS SELECT span(g, g + 10) AS r FROM generate_series(1, 2000) g`)
+	exec(t, a, `ANALYZE spans`)
+	exec(t, a, `CREATE VIEW over_spans AS SELECT r FROM spans`)
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT count(*) FROM spans WHERE r <@ '[1,500)'`,
+		`SELECT count(*) FROM over_spans WHERE r && '[5,7)'`,
+		`SELECT '[1,5)'::span && '[2,3)'`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "span_diff") {
+			t.Errorf("%s: not refused naming span_diff: %v", sql, err)
+		}
+		var one int
+		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("%s: the other session was ended: %v", sql, err)
+		}
+	}
+}

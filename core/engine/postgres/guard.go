@@ -645,7 +645,7 @@ type local struct {
 	types map[string]string
 	// views maps a view's (or a table's) name to a denied or opaque
 	// function its definition (or a row security policy, an index, a
-	// constraint or statistics on it) calls, however deep through other
+	// constraint, statistics or a column's range type on it) calls, however deep through other
 	// views and partitions: the planner runs an IMMUTABLE or STABLE
 	// function on constants while it plans (EXPLAIN too), and the plan
 	// then shows only the result.
@@ -707,8 +707,9 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c', or 'i' for an implicit one whose function is not
-// VOLATILE), default operator classes ('p', one row per function of their
-// family) and aggregates ('a', one row per support function),
+// VOLATILE), range types ('r', with their subtype_diff function), default
+// operator classes ('p', one row per function of their family) and
+// aggregates ('a', one row per support function),
 // and the text of domains' CHECK constraints ('d').
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
@@ -721,6 +722,9 @@ UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_cat
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
 	WHERE p.oid >= 16384
+UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_range rg
+	JOIN pg_catalog.pg_type t ON t.oid IN (rg.rngtypid, rg.rngmultitypid) JOIN pg_catalog.pg_proc p ON p.oid = rg.rngsubdiff::oid
+	WHERE rg.rngtypid >= 16384
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
 	WHERE oc.opcdefault AND oc.oid >= 16384
@@ -735,7 +739,8 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
 // of a table (its indexes' expressions, predicates and operator classes, its CHECK
-// constraints, its extended statistics' expressions) calls, directly,
+// constraints, its extended statistics' expressions, the subtype_diff
+// function of its columns' range types, which estimates selectivity) calls, directly,
 // through an operator, or through the views and tables it reads and the
 // partitions and inheritance children it holds, however deep. A
 // materialized view's definition does not run when it is read.
@@ -761,6 +766,10 @@ UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
 	WHERE oc.oid >= 16384
+UNION ALL
+	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a
+	JOIN pg_catalog.pg_range rg ON a.atttypid IN (rg.rngtypid, rg.rngmultitypid)
+	WHERE rg.rngtypid >= 16384 AND NOT a.attisdropped
 UNION
 	SELECT e.parent, c.fn FROM calls c JOIN edges e ON e.child = c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
@@ -841,7 +850,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 				if bad(what) {
 					loc.ops[name] = what
 				}
-			case "c", "i":
+			case "c", "i", "r":
 				if bad(what) {
 					loc.types[name] = what
 					if kind == "i" && loc.implicit == "" {
@@ -935,7 +944,7 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), a row security policy, or an index, constraint or statistics on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
 				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
