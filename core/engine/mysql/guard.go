@@ -592,11 +592,12 @@ func vetTokens(toks []token, k *known) error {
 			return refused("table "+t.text, "the table "+t.text+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
 		}
 		if q := qualifiedName(toks, i); q != "" && !(i > 0 && toks[i-1].text == ".") {
+			written := t.text + "." + toks[i+2].text
 			if why, ok := k.view(q); ok {
-				return refused("view "+q, "the view "+q+" is not allowed: "+why, "query the tables it reads instead")
+				return refused("view "+written, "the view "+written+" is not allowed: "+why, "query the tables it reads instead")
 			}
 			if why, ok := k.remoteTable(q); ok {
-				return refused("table "+q, "the table "+q+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+				return refused("table "+written, "the table "+written+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
 			}
 		}
 		if next(1).text != "(" || next(1).kind != tPunct {
