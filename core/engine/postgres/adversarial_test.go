@@ -353,6 +353,7 @@ func TestExtensionFunctions(t *testing.T) {
 	exec(t, a, "CREATE EXTENSION tablefunc")
 	exec(t, a, "CREATE EXTENSION pg_surgery")
 	exec(t, a, "CREATE EXTENSION adminpack")
+	exec(t, a, "CREATE EXTENSION pg_walinspect")
 	before := snapshot(t, a)
 	e := open(t, url)
 	for _, sql := range []string{
@@ -362,6 +363,8 @@ func TestExtensionFunctions(t *testing.T) {
 		`SELECT heap_force_kill('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
+		`SELECT record_type, description FROM pg_get_wal_records_info_till_end_of_wal(pg_current_wal_lsn() - 20000)`,
+		`SELECT * FROM pg_get_wal_stats(pg_current_wal_lsn() - 20000, pg_current_wal_lsn())`,
 	} {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
 		var rej *guard.Rejection

@@ -428,8 +428,8 @@ func deniedCall(toks []token, where string, loc *local) error {
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
 // Some are contrib extensions' (tablefunc, xml2, pg_surgery,
-// pg_stat_statements, pg_prewarm, adminpack), refused whether installed or
-// not.
+// pg_stat_statements, pg_prewarm, adminpack, pg_walinspect), refused
+// whether installed or not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -499,6 +499,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"pg_copy_", "copies replication slots"},
 	{"pg_wal_replay_", "pauses or resumes replication"},
 	{"pg_wal_", "acts on the server's write-ahead log"},
+	{"pg_get_wal_", "reads the server's write-ahead log files, every database's"},
 	{"binary_upgrade_", "writes the catalog"},
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
