@@ -386,15 +386,7 @@ func TestForeignProgram(t *testing.T) {
 	a := admin(t, url)
 	exec(t, a, "CREATE EXTENSION file_fdw")
 	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir, err := os.MkdirTemp("", "tablewise-fdw-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	// The server's own user writes there and reads the file.
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-fdw-")
 	ran := filepath.Join(dir, "ran")
 	csv := filepath.Join(dir, "genres.csv")
 	if err := os.WriteFile(csv, []byte("1,Rock\n2,Jazz\n"), 0o644); err != nil {
@@ -510,14 +502,7 @@ func TestForeignServer(t *testing.T) {
 	exec(t, a, "CREATE EXTENSION file_fdw")
 	exec(t, a, "CREATE EXTENSION postgres_fdw")
 	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir, err := os.MkdirTemp("", "tablewise-fdw-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-fdw-")
 	ran := filepath.Join(dir, "ran")
 	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
 	// The same database, reached again through postgres_fdw.
@@ -552,7 +537,7 @@ func TestForeignServer(t *testing.T) {
 	// Made after the guard learned the database: its plan shows the
 	// remote query.
 	exec(t, a, `CREATE FOREIGN TABLE late_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
-	_, err = query.Collect(context.Background(), e, `SELECT * FROM late_remote`, query.Options{MaxRows: 10, Timeout: 5e9})
+	_, err := query.Collect(context.Background(), e, `SELECT * FROM late_remote`, query.Options{MaxRows: 10, Timeout: 5e9})
 	var rej *guard.Rejection
 	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
 		t.Errorf("a foreign table made after open: not refused as another connection: %v", err)
@@ -617,14 +602,7 @@ func TestBuiltinUnderAnotherName(t *testing.T) {
 func TestOwnObjectsInSystemSchemas(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	dir, err := os.MkdirTemp("", "tablewise-pgcat-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-pgcat-")
 	ran := filepath.Join(dir, "ran")
 	exec(t, a, fmt.Sprintf(`CREATE FUNCTION pg_catalog.tw_run() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN 1; END $$`, ran))
 	exec(t, a, `CREATE VIEW runs AS SELECT tw_run() AS x`)
@@ -659,14 +637,7 @@ func TestOwnObjectsInSystemSchemas(t *testing.T) {
 func TestSearchPathShadow(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	dir, err := os.MkdirTemp("", "tablewise-path-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-path-")
 	ran := filepath.Join(dir, "ran")
 	exec(t, a, `CREATE SCHEMA shadow`)
 	exec(t, a, fmt.Sprintf(`CREATE FUNCTION shadow.lower(name) RETURNS text LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN pg_catalog.lower($1::text); END $$`, ran))
@@ -698,18 +669,11 @@ func TestIndexTrialRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
 	exec(t, a, `CREATE EXTENSION hypopg`)
-	dir, err := os.MkdirTemp("", "tablewise-hypo-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-hypo-")
 	ran := filepath.Join(dir, "ran")
 	exec(t, a, fmt.Sprintf(`CREATE OR REPLACE FUNCTION hypopg_reset() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; END $$`, ran))
 	e := open(t, url)
-	_, _, err = e.TryIndexes(context.Background(), `SELECT * FROM "Track" WHERE "Composer" = 'x'`, []engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
+	_, _, err := e.TryIndexes(context.Background(), `SELECT * FROM "Track" WHERE "Composer" = 'x'`, []engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
 	var rej *guard.Rejection
 	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "hypopg_reset") {
 		t.Errorf("an index trial with a replaced hypopg_reset: %v", err)
@@ -732,7 +696,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
 	exec(t, a, `CREATE FUNCTION cutoff(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1; END $$`)
+		`+endVictim+` RETURN $1; END $$`)
 	exec(t, a, `CREATE TABLE predicate (a int)`)
 	exec(t, a, `CREATE INDEX ON predicate (a) WHERE a > cutoff(0)`)
 	exec(t, a, `CREATE TABLE expression (a int)`)
@@ -744,8 +708,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	exec(t, a, `CREATE VIEW over_predicate AS SELECT a FROM predicate`)
 	// Made now: creating the index, the statistics and the partition ran
 	// cutoff.
-	victim := admin(t, url)
-	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	victim := victimSession(t, url)
 	e := open(t, url)
 	statements := []string{
 		"SELECT * FROM predicate",
@@ -756,22 +719,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 		"SELECT * FROM over_predicate",
 		"EXPLAIN SELECT * FROM predicate",
 	}
-	run := func(statements []string, want string) {
-		for _, sql := range statements {
-			_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-			var rej *guard.Rejection
-			if !errors.As(err, &rej) {
-				t.Errorf("%s: not refused: %v", sql, err)
-			} else if !strings.Contains(rej.Reason, want) || rej.Hint == "" {
-				t.Errorf("%s: the refusal does not name %s or has no hint: %+v", sql, want, rej)
-			}
-			var one int
-			if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
-				t.Fatalf("%s: the other session was ended: %v", sql, err)
-			}
-		}
-	}
-	run(statements, "cutoff")
+	refusedNaming(t, e, victim, "cutoff", statements...)
 	if _, err := e.Catalog(context.Background()); err != nil {
 		t.Errorf("the catalog: %v", err)
 	}
@@ -780,10 +728,10 @@ func TestPlannerLoadsNothing(t *testing.T) {
 		t.Fatalf("the catalog ended the other session: %v", err)
 	}
 	exec(t, a, `CREATE FUNCTION int4_text(int) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN $1::varchar; END $$`)
+		`+endVictim+` RETURN $1::varchar; END $$`)
 	exec(t, a, `CREATE CAST (int AS text) WITH FUNCTION int4_text(int) AS IMPLICIT`)
 	e = open(t, url)
-	run([]string{"SELECT length(1)", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`}, "int4_text")
+	refusedNaming(t, e, victim, "int4_text", "SELECT length(1)", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`)
 }
 
 // TestOperatorClassRunsNothing: an index of an operator class of the
@@ -796,33 +744,20 @@ func TestOperatorClassRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
 	exec(t, a, `CREATE FUNCTION ends(int, int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN btint4cmp($1, $2); END $$`)
+		`+endVictim+` RETURN btint4cmp($1, $2); END $$`)
 	exec(t, a, `CREATE OPERATOR CLASS ending_ops FOR TYPE int4 USING btree AS
 		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 ends(int, int)`)
 	exec(t, a, `CREATE TABLE ordered (a int)`)
 	exec(t, a, `CREATE INDEX ON ordered (a ending_ops)`)
-	victim := admin(t, url)
-	exec(t, victim, "SET application_name = 'tablewise_victim'")
-	check := func(e *postgres.Engine, sql, want string) {
-		t.Helper()
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
-			t.Errorf("%s: not refused naming %s: %v", sql, want, err)
-		}
-		var one int
-		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
-			t.Fatalf("%s: the other session was ended: %v", sql, err)
-		}
-	}
+	victim := victimSession(t, url)
 	e := open(t, url)
-	check(e, `SELECT a FROM ordered WHERE a = 5`, "ends")
+	refusedNaming(t, e, victim, "ends", `SELECT a FROM ordered WHERE a = 5`)
 	if res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" ORDER BY "GenreId" LIMIT 1`, query.Options{}); err != nil || len(res.Rows) != 1 {
 		t.Errorf("another table: %v %v", res, err)
 	}
 	exec(t, a, `CREATE TYPE pair AS (x int, y int)`)
 	exec(t, a, `CREATE FUNCTION pair_cmp(pair, pair) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN btint4cmp($1.x, $2.x); END $$`)
+		`+endVictim+` RETURN btint4cmp($1.x, $2.x); END $$`)
 	// The operators are the server's own code: only the class's
 	// comparison function is the owner's.
 	for op, fn := range map[string]string{"<": "lt", "=": "eq", ">": "gt"} {
@@ -833,7 +768,7 @@ func TestOperatorClassRunsNothing(t *testing.T) {
 		OPERATOR 1 <, OPERATOR 3 =, OPERATOR 5 >, FUNCTION 1 pair_cmp(pair, pair)`)
 	exec(t, a, `CREATE TABLE pairs AS SELECT ROW(g, 4 - g)::pair AS p FROM generate_series(1, 3) g`)
 	e = open(t, url)
-	check(e, `SELECT * FROM pairs ORDER BY p`, "pair_cmp")
+	refusedNaming(t, e, victim, "pair_cmp", `SELECT * FROM pairs ORDER BY p`)
 }
 
 // TestForeignFileNotRegular: file_fdw opens a foreign table's file on the
@@ -847,14 +782,7 @@ func TestForeignFileNotRegular(t *testing.T) {
 	a := admin(t, url)
 	exec(t, a, "CREATE EXTENSION file_fdw")
 	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir, err := os.MkdirTemp("", "tablewise-fifo-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-fifo-")
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
 		t.Fatal(err)
@@ -903,23 +831,56 @@ func TestRangeSubtypeDiff(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
 	exec(t, a, `CREATE FUNCTION span_diff(int, int) RETURNS float8 IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim'; RETURN ($1 - $2)::float8; END $$`)
+		`+endVictim+` RETURN ($1 - $2)::float8; END $$`)
 	exec(t, a, `CREATE TYPE span AS RANGE (subtype = int4, subtype_diff = span_diff)`)
 	exec(t, a, `CREATE TABLE spans AS SELECT span(g, g + 10) AS r FROM generate_series(1, 2000) g`)
 	exec(t, a, `ANALYZE spans`)
 	exec(t, a, `CREATE VIEW over_spans AS SELECT r FROM spans`)
-	victim := admin(t, url)
-	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	victim := victimSession(t, url)
 	e := open(t, url)
-	for _, sql := range []string{
+	refusedNaming(t, e, victim, "span_diff",
 		`SELECT count(*) FROM spans WHERE r <@ '[1,500)'`,
 		`SELECT count(*) FROM over_spans WHERE r && '[5,7)'`,
-		`SELECT '[1,5)'::span && '[2,3)'`,
-	} {
+		`SELECT '[1,5)'::span && '[2,3)'`)
+}
+
+// serverDir makes a directory, removed after the test, that the server's
+// own user can write files in and read them from.
+func serverDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// endVictim is a PL/pgSQL statement that ends the session victimSession
+// opens: a function holding it shows that it ran.
+const endVictim = "PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim';"
+
+// victimSession opens a session of the test's own for endVictim to end.
+func victimSession(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	return victim
+}
+
+// refusedNaming fails t for each statement e does not refuse with a
+// reason naming want and a hint, and stops it once the victim session was
+// ended.
+func refusedNaming(t *testing.T, e *postgres.Engine, victim *pgx.Conn, want string, statements ...string) {
+	t.Helper()
+	for _, sql := range statements {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
 		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "span_diff") {
-			t.Errorf("%s: not refused naming span_diff: %v", sql, err)
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) || rej.Hint == "" {
+			t.Errorf("%s: not refused naming %s with a hint: %v", sql, want, err)
 		}
 		var one int
 		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
