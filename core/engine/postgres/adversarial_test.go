@@ -706,6 +706,10 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	exec(t, a, `CREATE TABLE parts (a int) PARTITION BY RANGE (a)`)
 	exec(t, a, `CREATE TABLE parts_low PARTITION OF parts (CHECK (a < cutoff(10))) FOR VALUES FROM (0) TO (10)`)
 	exec(t, a, `CREATE VIEW over_predicate AS SELECT a FROM predicate`)
+	exec(t, a, `CREATE TABLE keyed (a int) PARTITION BY RANGE ((a + cutoff(0)))`)
+	exec(t, a, `CREATE TABLE keyed_low PARTITION OF keyed FOR VALUES FROM (0) TO (100)`)
+	// A partition read alone is checked against its partition key.
+	exec(t, a, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET constraint_exclusion = on', current_database()); END $$`)
 	// Made now: creating the index, the statistics and the partition ran
 	// cutoff.
 	victim := victimSession(t, url)
@@ -717,6 +721,8 @@ func TestPlannerLoadsNothing(t *testing.T) {
 		"SELECT * FROM parts",
 		"SELECT * FROM parts_low",
 		"SELECT * FROM over_predicate",
+		"SELECT * FROM keyed WHERE a = 5",
+		"SELECT * FROM keyed_low WHERE a = 5",
 		"EXPLAIN SELECT * FROM predicate",
 	}
 	refusedNaming(t, e, victim, "cutoff", statements...)
@@ -749,9 +755,11 @@ func TestOperatorClassRunsNothing(t *testing.T) {
 		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 ends(int, int)`)
 	exec(t, a, `CREATE TABLE ordered (a int)`)
 	exec(t, a, `CREATE INDEX ON ordered (a ending_ops)`)
+	exec(t, a, `CREATE TABLE ranged (a int) PARTITION BY RANGE (a ending_ops)`)
+	exec(t, a, `CREATE TABLE ranged_low PARTITION OF ranged FOR VALUES FROM (0) TO (100)`)
 	victim := victimSession(t, url)
 	e := open(t, url)
-	refusedNaming(t, e, victim, "ends", `SELECT a FROM ordered WHERE a = 5`)
+	refusedNaming(t, e, victim, "ends", `SELECT a FROM ordered WHERE a = 5`, `SELECT a FROM ranged WHERE a = 5`)
 	if res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" ORDER BY "GenreId" LIMIT 1`, query.Options{}); err != nil || len(res.Rows) != 1 {
 		t.Errorf("another table: %v %v", res, err)
 	}

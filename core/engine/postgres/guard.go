@@ -646,7 +646,8 @@ type local struct {
 	types map[string]string
 	// views maps a view's (or a table's) name to a denied or opaque
 	// function its definition (or a row security policy, an index, a
-	// constraint, statistics or a column's range type on it) calls, however deep through other
+	// constraint, statistics, a partition key or a column's range type on
+	// it) calls, however deep through other
 	// views and partitions: the planner runs an IMMUTABLE or STABLE
 	// function on constants while it plans (EXPLAIN too), and the plan
 	// then shows only the result.
@@ -740,7 +741,9 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
 // of a table (its indexes' expressions, predicates and operator classes, its CHECK
-// constraints, its extended statistics' expressions, the subtype_diff
+// constraints, its extended statistics' expressions, the expressions and
+// operator classes of its partition key or of the tables it is a
+// partition of, the subtype_diff
 // function of its columns' range types, which estimates selectivity) calls, directly,
 // through an operator, or through the views and tables it reads and the
 // partitions and inheritance children it holds, however deep. A
@@ -766,6 +769,17 @@ UNION ALL
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	WHERE oc.oid >= 16384
+UNION ALL
+	SELECT pt.relid, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(tb.oid) pt
+	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
+UNION ALL
+	SELECT pt.relid, f.fn FROM pg_catalog.pg_partitioned_table k
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (k.partclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(k.partrelid) pt
 	WHERE oc.oid >= 16384
 UNION ALL
 	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a
@@ -945,7 +959,7 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
 				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
