@@ -844,11 +844,15 @@ func TestRangeSubtypeDiff(t *testing.T) {
 	exec(t, a, `CREATE TABLE spans AS SELECT span(g, g + 10) AS r FROM generate_series(1, 2000) g`)
 	exec(t, a, `ANALYZE spans`)
 	exec(t, a, `CREATE VIEW over_spans AS SELECT r FROM spans`)
+	exec(t, a, `CREATE DOMAIN short_span AS span CHECK (upper(VALUE) - lower(VALUE) < 100)`)
+	exec(t, a, `CREATE TABLE short_spans AS SELECT r::short_span AS r FROM spans`)
+	exec(t, a, `ANALYZE short_spans`)
 	victim := victimSession(t, url)
 	e := open(t, url)
 	refusedNaming(t, e, victim, "span_diff",
 		`SELECT count(*) FROM spans WHERE r <@ '[1,500)'`,
 		`SELECT count(*) FROM over_spans WHERE r && '[5,7)'`,
+		`SELECT count(*) FROM short_spans WHERE r <@ '[1,500)'`,
 		`SELECT '[1,5)'::span && '[2,3)'`)
 }
 

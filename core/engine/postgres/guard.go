@@ -782,8 +782,8 @@ UNION ALL
 	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(k.partrelid) pt
 	WHERE oc.oid >= 16384
 UNION ALL
-	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a
-	JOIN pg_catalog.pg_range rg ON a.atttypid IN (rg.rngtypid, rg.rngmultitypid)
+	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+	JOIN pg_catalog.pg_range rg ON rg.rngtypid IN (t.oid, t.typbasetype) OR rg.rngmultitypid IN (t.oid, t.typbasetype)
 	WHERE rg.rngtypid >= 16384 AND NOT a.attisdropped
 UNION
 	SELECT e.parent, c.fn FROM calls c JOIN edges e ON e.child = c.view)
