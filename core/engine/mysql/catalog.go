@@ -231,6 +231,9 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 		if _, refused := k.view(strings.ToUpper(t.Name)); refused {
 			continue
 		}
+		if _, remote := k.remoteTable(strings.ToUpper(t.Name)); remote {
+			continue
+		}
 		if (t.Kind == "view" || t.RowCount <= exactCountRows) && count.Left() {
 			var n int64
 			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), count.Next(), func(c query.Cursor) {

@@ -19,7 +19,8 @@ import (
 //
 //   - statement kinds that read: SELECT, a parenthesised SELECT, WITH …
 //     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
-//     (never EXPLAIN ANALYZE, ANALYZE or EXPLAIN FOR CONNECTION);
+//     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION or SHOW
+//     EXPLAIN|ANALYZE FOR);
 //
 // and refuses, wherever they are in the text:
 //
@@ -281,11 +282,14 @@ func isWordByte(c byte) bool {
 }
 
 // known is what the guard learns from the database: its stored and
-// loadable functions (upper-cased) and the views that call a refused
-// function (upper-cased name → why). A nil *known knows none.
+// loadable functions (upper-cased), the views that call a refused
+// function and the tables another connection reads (upper-cased name →
+// why; those of another database named SCHEMA.NAME). A nil *known knows
+// none.
 type known struct {
 	functions map[string]bool
 	views     map[string]string
+	remote    map[string]string
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
@@ -296,6 +300,37 @@ func (k *known) view(name string) (string, bool) {
 	}
 	why, ok := k.views[name]
 	return why, ok
+}
+
+func (k *known) remoteTable(name string) (string, bool) {
+	if k == nil {
+		return "", false
+	}
+	why, ok := k.remote[name]
+	return why, ok
+}
+
+// qualifiedName is the upper-cased SCHEMA.NAME that toks[i] (a schema)
+// starts, or "" when toks[i] is not followed by . and a name.
+func qualifiedName(toks []token, i int) string {
+	if i+2 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "." {
+		return ""
+	}
+	up := func(t token) string {
+		switch t.kind {
+		case tWord:
+			return t.up
+		case tName:
+			q := t.text[:1]
+			return strings.ToUpper(strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q))
+		}
+		return ""
+	}
+	schema, name := up(toks[i]), up(toks[i+2])
+	if schema == "" || name == "" {
+		return ""
+	}
+	return schema + "." + name
 }
 
 // vet decides whether sql may run, with what the guard knows of the
@@ -354,6 +389,11 @@ func vetKind(sql string, toks []token) error {
 	}
 	first := toks[i].up
 	switch {
+	case first == "SHOW" && i == 0 && len(toks) > 1 && (toks[1].up == "EXPLAIN" || toks[1].up == "ANALYZE"):
+		// MariaDB's SHOW EXPLAIN|ANALYZE FOR id has the session id
+		// interrupt its statement to report its plan.
+		what := "SHOW " + toks[1].up + " FOR"
+		return &guard.Rejection{What: what, Reason: what + " is not allowed: it has another session report its statement", Hint: "use EXPLAIN on the statement itself; " + readOnlyHint}
 	case readKinds[first] && (i == 0 || first != "SHOW"):
 		return nil
 	case first == "WITH":
@@ -548,6 +588,18 @@ func vetTokens(toks []token, k *known) error {
 		if why, ok := k.view(t.up); ok {
 			return refused("view "+t.text, "the view "+t.text+" is not allowed: "+why, "query the tables it reads instead")
 		}
+		if why, ok := k.remoteTable(t.up); ok {
+			return refused("table "+t.text, "the table "+t.text+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+		}
+		if q := qualifiedName(toks, i); q != "" && !(i > 0 && toks[i-1].text == ".") {
+			written := t.text + "." + toks[i+2].text
+			if why, ok := k.view(q); ok {
+				return refused("view "+written, "the view "+written+" is not allowed: "+why, "query the tables it reads instead")
+			}
+			if why, ok := k.remoteTable(q); ok {
+				return refused("table "+written, "the table "+written+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+			}
+		}
 		if next(1).text != "(" || next(1).kind != tPunct {
 			if next(1).text == "." && next(2).kind != tPunct && next(3).text == "(" && next(3).kind == tPunct && !(i > 0 && toks[i-1].text == ".") {
 				name := t.text + "." + next(2).text
@@ -568,12 +620,17 @@ func vetTokens(toks []token, k *known) error {
 	return nil
 }
 
+// objectName names a table of information_schema.TABLES or VIEWS as the
+// guard's maps do: by its name in the connection's database, SCHEMA.NAME
+// in another.
+const objectName = "IF(TABLE_SCHEMA = DATABASE(), TABLE_NAME, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME))"
+
 // learn reads what the guard needs to know of the database: its stored
 // functions, when the user may read mysql.func the server's loadable
 // functions (UDFs such as sys_exec), and the views whose definitions call
 // a refused function or such a view.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
-	k := &known{functions: map[string]bool{}, views: map[string]string{}}
+	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{}}
 	read := func(q string, row func(a, b string)) error {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
@@ -596,8 +653,18 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	if ctx.Err() == nil {
 		read("SELECT name, '' FROM mysql.func", fn) // only an administrator may: best effort
 	}
+	// Tables the server reads on a connection of its own (FEDERATED,
+	// FederatedX), in a transaction that is not read-only, or through a
+	// storage engine that reaches outside the database (CONNECT, SPIDER).
+	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER')", func(name, eng string) {
+		k.remote[strings.ToUpper(name)] = "it is a " + eng + " table: the server reads it on another connection or outside the database, not within the read-only transaction"
+	}); err != nil {
+		return nil, err
+	}
+	// Every database's views: a query may name another database's, which
+	// its definer runs as this database's would be.
 	defs := map[string]string{}
-	if err := read("SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()", func(name, def string) {
+	if err := read("SELECT "+objectName+", VIEW_DEFINITION FROM information_schema.VIEWS", func(name, def string) {
 		defs[strings.ToUpper(name)] = def
 	}); err != nil {
 		return nil, err

@@ -661,3 +661,48 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("%d statements left running", n)
 	}
 }
+
+// TestOtherDatabases: a view of another database on the server is
+// refused as one of the database's own would be (its definer runs it, in
+// the read-only transaction but outside what the guard read), and so is
+// a FEDERATED table (the server reads it on a connection of its own, in a
+// transaction that is not read-only) and a view that reads one: the
+// remote side's write never happens and no file is read.
+func TestOtherDatabases(t *testing.T) {
+	f := chinook(t)
+	other := f.scalar(t, "SELECT DATABASE()") + "_other"
+	f.exec(t, "CREATE DATABASE "+other)
+	t.Cleanup(func() { f.root.Exec("DROP DATABASE " + other) })
+	f.exec(t, "CREATE VIEW "+other+".leak AS SELECT LOAD_FILE('/etc/hostname') AS f")
+	f.exec(t, "CREATE TABLE "+other+".written (a INT)")
+	f.exec(t, "CREATE FUNCTION "+other+".w() RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO "+other+".written VALUES (1); RETURN 1; END")
+	f.exec(t, "CREATE VIEW "+other+".writes AS SELECT "+other+".w() AS a")
+	statements := []string{
+		"SELECT * FROM " + other + ".leak",
+		"SELECT * FROM `" + other + "`.`leak`",
+		"SELECT Name FROM Genre WHERE Name IN (SELECT f FROM " + other + ".leak)",
+	}
+	if f.scalar(t, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE = 'FEDERATED' AND SUPPORT IN ('YES', 'DEFAULT')") == "1" {
+		port := f.scalar(t, "SELECT @@port")
+		f.exec(t, "CREATE TABLE remote_writes (a INT) ENGINE=FEDERATED CONNECTION='mysql://root@127.0.0.1:"+port+"/"+other+"/writes'")
+		f.exec(t, "CREATE VIEW reads_remote AS SELECT a FROM remote_writes")
+		statements = append(statements, "SELECT * FROM remote_writes", "SELECT * FROM reads_remote")
+	} else {
+		t.Log("the server has no FEDERATED engine: only views of other databases are tried")
+	}
+	// Creating the FEDERATED table already read the remote side once.
+	written := f.scalar(t, "SELECT COUNT(*) FROM "+other+".written")
+	for _, q := range statements {
+		res, err := query.Collect(context.Background(), f.eng, q, query.Options{Timeout: 2 * time.Second})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%q: %v %v, want a refusal", q, res, err)
+		}
+	}
+	if _, err := f.eng.Catalog(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.scalar(t, "SELECT COUNT(*) FROM "+other+".written"); n != written {
+		t.Errorf("the remote side wrote: %s rows, were %s", n, written)
+	}
+}

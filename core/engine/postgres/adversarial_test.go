@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
@@ -351,6 +353,7 @@ func TestExtensionFunctions(t *testing.T) {
 	exec(t, a, "CREATE EXTENSION tablefunc")
 	exec(t, a, "CREATE EXTENSION pg_surgery")
 	exec(t, a, "CREATE EXTENSION adminpack")
+	exec(t, a, "CREATE EXTENSION pg_walinspect")
 	before := snapshot(t, a)
 	e := open(t, url)
 	for _, sql := range []string{
@@ -360,6 +363,8 @@ func TestExtensionFunctions(t *testing.T) {
 		`SELECT heap_force_kill('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
+		`SELECT record_type, description FROM pg_get_wal_records_info_till_end_of_wal(pg_current_wal_lsn() - 20000)`,
+		`SELECT * FROM pg_get_wal_stats(pg_current_wal_lsn() - 20000, pg_current_wal_lsn())`,
 	} {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
 		var rej *guard.Rejection
@@ -381,15 +386,7 @@ func TestForeignProgram(t *testing.T) {
 	a := admin(t, url)
 	exec(t, a, "CREATE EXTENSION file_fdw")
 	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir, err := os.MkdirTemp("", "tablewise-fdw-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	// The server's own user writes there and reads the file.
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := serverDir(t, "tablewise-fdw-")
 	ran := filepath.Join(dir, "ran")
 	csv := filepath.Join(dir, "genres.csv")
 	if err := os.WriteFile(csv, []byte("1,Rock\n2,Jazz\n"), 0o644); err != nil {
@@ -489,5 +486,417 @@ func TestHugeValueSample(t *testing.T) {
 	}
 	if tb := cat.Table("huge"); tb == nil || len(tb.Sample) != 0 {
 		t.Errorf("huge: %+v", tb)
+	}
+}
+
+// TestForeignServer: a postgres_fdw foreign table is read by a query the
+// wrapper sends on a connection of its own, in a transaction that is not
+// read-only and a session that outlives the statement: reading one
+// (directly, through a view, as a partition) is refused before it is
+// planned, since planning with use_remote_estimate already runs the remote
+// side's planner; the remote side's program and sequence never run, no
+// connection is left open, and the catalog holds no sample of it.
+func TestForeignServer(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE EXTENSION postgres_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir := serverDir(t, "tablewise-fdw-")
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
+	// The same database, reached again through postgres_fdw.
+	exec(t, a, `DO $$ BEGIN EXECUTE format('CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host %L, port %L, dbname %L)',
+		host(inet_server_addr()), inet_server_port()::text, current_database()); END $$`)
+	exec(t, a, `CREATE USER MAPPING FOR CURRENT_USER SERVER loop OPTIONS (user 'postgres')`)
+	exec(t, a, `CREATE FOREIGN TABLE ran_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
+	exec(t, a, `CREATE VIEW ran_remote_view AS SELECT upper(a) AS a FROM ran_remote`)
+	exec(t, a, `CREATE SEQUENCE planned`)
+	exec(t, a, `CREATE FUNCTION plan_step(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN PERFORM nextval('public.planned'); RETURN $1; END $$`)
+	exec(t, a, `CREATE VIEW stepped AS SELECT "GenreId" AS id FROM "Genre" WHERE "GenreId" = plan_step(1)`)
+	exec(t, a, `CREATE FOREIGN TABLE stepped_remote (id int) SERVER loop OPTIONS (table_name 'stepped', use_remote_estimate 'true')`)
+	exec(t, a, `CREATE TABLE parts (id int) PARTITION BY RANGE (id)`)
+	exec(t, a, `CREATE FOREIGN TABLE parts_remote PARTITION OF parts FOR VALUES FROM (0) TO (100) SERVER loop OPTIONS (table_name 'stepped', use_remote_estimate 'true')`)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM ran_remote`,
+		`SELECT a FROM ran_remote_view`,
+		`SELECT * FROM stepped_remote`,
+		`SELECT count(*) FROM parts`,
+		`EXPLAIN SELECT * FROM stepped_remote`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
+			t.Errorf("%s: not refused as another connection: %v", sql, err)
+		}
+	}
+	if _, err := e.Explain(context.Background(), `SELECT * FROM stepped_remote`); err == nil {
+		t.Errorf("explain of stepped_remote: not refused")
+	}
+	// Made after the guard learned the database: its plan shows the
+	// remote query.
+	exec(t, a, `CREATE FOREIGN TABLE late_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
+	_, err := query.Collect(context.Background(), e, `SELECT * FROM late_remote`, query.Options{MaxRows: 10, Timeout: 5e9})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
+		t.Errorf("a foreign table made after open: not refused as another connection: %v", err)
+	}
+	cat, err := e.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb := cat.Table("ran_remote"); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("the catalog's table ran_remote: %+v", tb)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the program ran: %s exists (%v)", ran, err)
+	}
+	if n := servers.PostgresColumn[bool](t, a, `SELECT is_called FROM planned`); n[0] {
+		t.Errorf("the remote side's planner advanced a sequence")
+	}
+	if n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'postgres_fdw'`); n[0] != 0 {
+		t.Errorf("%d postgres_fdw sessions left open", n[0])
+	}
+}
+
+// TestBuiltinUnderAnotherName: a function the database's owner declared
+// in LANGUAGE internal (or c) is a built-in function under another name:
+// one that is a denied function is refused as it (called, through a view,
+// through an operator), whatever its own name.
+func TestBuiltinUnderAnotherName(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION hostname(text) RETURNS text LANGUAGE internal AS 'pg_read_file_all'`)
+	exec(t, a, `CREATE VIEW host AS SELECT hostname('/etc/hostname') AS h`)
+	exec(t, a, `CREATE FUNCTION hold(bigint) RETURNS void LANGUAGE internal AS 'pg_advisory_lock_int8'`)
+	exec(t, a, `CREATE FUNCTION files(text) RETURNS SETOF text LANGUAGE internal AS 'pg_ls_dir_1arg'`)
+	exec(t, a, `CREATE OPERATOR @@@ (FUNCTION = hostname, RIGHTARG = text)`)
+	before := snapshot(t, a)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT hostname('/etc/hostname')`,
+		`SELECT public.hostname('/etc/hostname')`,
+		`SELECT h FROM host`,
+		`SELECT hold(42)`,
+		`SELECT * FROM files('.')`,
+		`SELECT @@@ '/etc/hostname'`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed: %+v, was %+v", after, before)
+	}
+}
+
+// TestOwnObjectsInSystemSchemas: what the database's owner creates in
+// pg_catalog or information_schema (a superuser may) is the database's
+// own, not the server's: a procedural function there runs code the guard
+// cannot see (COPY … TO PROGRAM is allowed in a read-only transaction),
+// an internal one may be a denied function under another name, and a
+// view or operator there reaches them.
+func TestOwnObjectsInSystemSchemas(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	dir := serverDir(t, "tablewise-pgcat-")
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE FUNCTION pg_catalog.tw_run() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN 1; END $$`, ran))
+	exec(t, a, `CREATE VIEW runs AS SELECT tw_run() AS x`)
+	exec(t, a, `CREATE VIEW information_schema.tw_runs AS SELECT tw_run() AS x`)
+	exec(t, a, `CREATE FUNCTION information_schema.tw_host(text) RETURNS text LANGUAGE internal AS 'pg_read_file_all'`)
+	exec(t, a, `CREATE OPERATOR pg_catalog.@@@ (FUNCTION = information_schema.tw_host, RIGHTARG = text)`)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT tw_run()`,
+		`SELECT pg_catalog.tw_run()`,
+		`SELECT x FROM runs`,
+		`SELECT x FROM information_schema.tw_runs`,
+		`SELECT information_schema.tw_host('/etc/hostname')`,
+		`SELECT @@@ '/etc/hostname'`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: not refused: %v", sql, err)
+		}
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the program ran: %s exists (%v)", ran, err)
+	}
+}
+
+// TestSearchPathShadow: a database whose search_path puts a schema before
+// pg_catalog (ALTER DATABASE … SET search_path) makes that schema's
+// functions replace the server's in unqualified calls: the guard's own
+// queries about the database still call only the server's, so opening
+// the database and reading it runs none of the owner's code.
+func TestSearchPathShadow(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	dir := serverDir(t, "tablewise-path-")
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, `CREATE SCHEMA shadow`)
+	exec(t, a, fmt.Sprintf(`CREATE FUNCTION shadow.lower(name) RETURNS text LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; RETURN pg_catalog.lower($1::text); END $$`, ran))
+	exec(t, a, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = shadow, pg_catalog, public', current_database()); END $$`)
+	e := open(t, url)
+	res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`, query.Options{MaxRows: 10, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Rock" {
+		t.Errorf("a read: %v %v", res, err)
+	}
+	if _, err := query.Collect(context.Background(), e, `SELECT lower("Name") FROM "Genre"`, query.Options{MaxRows: 10, Timeout: 5e9}); err == nil {
+		t.Errorf("a call of the shadowing lower: not refused")
+	}
+	// The catalog's own queries call lower(): refused, since one of the
+	// database's functions has that name.
+	var rej *guard.Rejection
+	if _, err := e.Catalog(context.Background()); err != nil && !errors.As(err, &rej) {
+		t.Errorf("the catalog: %v", err)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
+	}
+}
+
+// TestIndexTrialRunsNothing: trying an index calls HypoPG's functions by
+// name; when the database's owner replaced one with code of their own
+// (CREATE OR REPLACE FUNCTION hypopg_reset() … plpgsql), the trial is
+// refused and that code never runs.
+func TestIndexTrialRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE EXTENSION hypopg`)
+	dir := serverDir(t, "tablewise-hypo-")
+	ran := filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE OR REPLACE FUNCTION hypopg_reset() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; END $$`, ran))
+	e := open(t, url)
+	_, _, err := e.TryIndexes(context.Background(), `SELECT * FROM "Track" WHERE "Composer" = 'x'`, []engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "hypopg_reset") {
+		t.Errorf("an index trial with a replaced hypopg_reset: %v", err)
+	}
+	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
+	}
+}
+
+// TestPlannerLoadsNothing: the planner simplifies what it loads about a
+// table it plans — index expressions and predicates, CHECK constraints
+// (constraint exclusion), extended statistics' expressions — and the
+// constants an implicit cast converts, running IMMUTABLE or STABLE
+// functions on constants as it does: a table (or a view, or a
+// partitioned parent, that reads one) whose definition calls such a
+// function of the database's own, and a database with such an implicit
+// cast, are refused before anything is planned. Here the function ends
+// another session.
+func TestPlannerLoadsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION cutoff(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN $1; END $$`)
+	exec(t, a, `CREATE TABLE predicate (a int)`)
+	exec(t, a, `CREATE INDEX ON predicate (a) WHERE a > cutoff(0)`)
+	exec(t, a, `CREATE TABLE expression (a int)`)
+	exec(t, a, `CREATE INDEX ON expression ((a + cutoff(0)))`)
+	exec(t, a, `CREATE TABLE stats (a int, b int)`)
+	exec(t, a, `CREATE STATISTICS stats_ab ON (a + cutoff(0)), b FROM stats`)
+	exec(t, a, `CREATE TABLE parts (a int) PARTITION BY RANGE (a)`)
+	exec(t, a, `CREATE TABLE parts_low PARTITION OF parts (CHECK (a < cutoff(10))) FOR VALUES FROM (0) TO (10)`)
+	exec(t, a, `CREATE VIEW over_predicate AS SELECT a FROM predicate`)
+	exec(t, a, `CREATE TABLE keyed (a int) PARTITION BY RANGE ((a + cutoff(0)))`)
+	exec(t, a, `CREATE TABLE keyed_low PARTITION OF keyed FOR VALUES FROM (0) TO (100)`)
+	// A partition read alone is checked against its partition key.
+	exec(t, a, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET constraint_exclusion = on', current_database()); END $$`)
+	// Made now: creating the index, the statistics and the partition ran
+	// cutoff.
+	victim := victimSession(t, url)
+	e := open(t, url)
+	statements := []string{
+		"SELECT * FROM predicate",
+		"SELECT * FROM expression",
+		"SELECT * FROM stats",
+		"SELECT * FROM parts",
+		"SELECT * FROM parts_low",
+		"SELECT * FROM over_predicate",
+		"SELECT * FROM keyed WHERE a = 5",
+		"SELECT * FROM keyed_low WHERE a = 5",
+		"EXPLAIN SELECT * FROM predicate",
+	}
+	refusedNaming(t, e, victim, "cutoff", statements...)
+	if _, err := e.Catalog(context.Background()); err != nil {
+		t.Errorf("the catalog: %v", err)
+	}
+	var one int
+	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("the catalog ended the other session: %v", err)
+	}
+	exec(t, a, `CREATE FUNCTION int4_text(int) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN $1::varchar; END $$`)
+	exec(t, a, `CREATE CAST (int AS text) WITH FUNCTION int4_text(int) AS IMPLICIT`)
+	e = open(t, url)
+	refusedNaming(t, e, victim, "int4_text", "SELECT length(1)", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`)
+}
+
+// TestOperatorClassRunsNothing: an index of an operator class of the
+// database's own runs the class's functions when the planner estimates
+// with it and when a scan reads it, and a default operator class runs
+// when any statement sorts or compares a value of its type, named or
+// not: a table with such an index is refused, and with such a default
+// class every statement. Here the function ends another session.
+func TestOperatorClassRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION ends(int, int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN btint4cmp($1, $2); END $$`)
+	exec(t, a, `CREATE OPERATOR CLASS ending_ops FOR TYPE int4 USING btree AS
+		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 ends(int, int)`)
+	exec(t, a, `CREATE TABLE ordered (a int)`)
+	exec(t, a, `CREATE INDEX ON ordered (a ending_ops)`)
+	exec(t, a, `CREATE TABLE ranged (a int) PARTITION BY RANGE (a ending_ops)`)
+	exec(t, a, `CREATE TABLE ranged_low PARTITION OF ranged FOR VALUES FROM (0) TO (100)`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "ends", `SELECT a FROM ordered WHERE a = 5`, `SELECT a FROM ranged WHERE a = 5`)
+	if res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" ORDER BY "GenreId" LIMIT 1`, query.Options{}); err != nil || len(res.Rows) != 1 {
+		t.Errorf("another table: %v %v", res, err)
+	}
+	exec(t, a, `CREATE TYPE pair AS (x int, y int)`)
+	exec(t, a, `CREATE FUNCTION pair_cmp(pair, pair) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN btint4cmp($1.x, $2.x); END $$`)
+	// The operators are the server's own code: only the class's
+	// comparison function is the owner's.
+	for op, fn := range map[string]string{"<": "lt", "=": "eq", ">": "gt"} {
+		exec(t, a, fmt.Sprintf(`CREATE FUNCTION pair_%s(pair, pair) RETURNS bool IMMUTABLE LANGUAGE internal AS 'record_%s'`, fn, fn))
+		exec(t, a, fmt.Sprintf(`CREATE OPERATOR %s (FUNCTION = pair_%s, LEFTARG = pair, RIGHTARG = pair)`, op, fn))
+	}
+	exec(t, a, `CREATE OPERATOR CLASS pair_ops DEFAULT FOR TYPE pair USING btree AS
+		OPERATOR 1 <, OPERATOR 3 =, OPERATOR 5 >, FUNCTION 1 pair_cmp(pair, pair)`)
+	exec(t, a, `CREATE TABLE pairs AS SELECT ROW(g, 4 - g)::pair AS p FROM generate_series(1, 3) g`)
+	e = open(t, url)
+	refusedNaming(t, e, victim, "pair_cmp", `SELECT * FROM pairs ORDER BY p`)
+}
+
+// TestForeignFileNotRegular: file_fdw opens a foreign table's file on the
+// server with no deadline: a FIFO with no writer blocks the session in
+// open() past the statement's deadline and its cancel, holding its lock,
+// until someone writes. A file the plan shows as empty (a FIFO, a device,
+// or an empty file, which holds no rows anyway) is refused; a file with
+// rows reads as any table.
+func TestForeignFileNotRegular(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir := serverDir(t, "tablewise-fifo-")
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// A session left blocked opening the FIFO is released by a writer.
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
+			f.Close()
+		}
+	})
+	empty := filepath.Join(dir, "empty.csv")
+	csv := filepath.Join(dir, "genres.csv")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("1,Rock\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE piped (a text) SERVER files OPTIONS (filename '%s')`, fifo))
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE nothing (a text) SERVER files OPTIONS (filename '%s')`, empty))
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, csv))
+	exec(t, a, `CREATE FOREIGN TABLE zeros (a text) SERVER files OPTIONS (filename '/dev/zero')`)
+	e := open(t, url)
+	for _, sql := range []string{`SELECT count(*) FROM piped`, `SELECT * FROM nothing`, `SELECT * FROM zeros`} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 1e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "not a regular file") {
+			t.Errorf("%s: not refused as not a regular file: %v", sql, err)
+		}
+	}
+	if n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%FROM piped%' AND pid <> pg_backend_pid()`); n[0] != 0 {
+		t.Errorf("%d sessions left reading the FIFO", n[0])
+	}
+	res, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file`, query.Options{MaxRows: 10, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Rock" {
+		t.Errorf("a file's foreign table: %v %v", res, err)
+	}
+}
+
+// TestRangeSubtypeDiff: the planner estimates a range operator's
+// selectivity with the range type's subtype_diff function: a table with
+// a column of a range type whose subtype_diff is the database's own code
+// is refused, and so is naming the type. Here the function ends another
+// session.
+func TestRangeSubtypeDiff(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION span_diff(int, int) RETURNS float8 IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN ($1 - $2)::float8; END $$`)
+	exec(t, a, `CREATE TYPE span AS RANGE (subtype = int4, subtype_diff = span_diff)`)
+	exec(t, a, `CREATE TABLE spans AS SELECT span(g, g + 10) AS r FROM generate_series(1, 2000) g`)
+	exec(t, a, `ANALYZE spans`)
+	exec(t, a, `CREATE VIEW over_spans AS SELECT r FROM spans`)
+	exec(t, a, `CREATE DOMAIN short_span AS span CHECK (upper(VALUE) - lower(VALUE) < 100)`)
+	exec(t, a, `CREATE TABLE short_spans AS SELECT r::short_span AS r FROM spans`)
+	exec(t, a, `ANALYZE short_spans`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "span_diff",
+		`SELECT count(*) FROM spans WHERE r <@ '[1,500)'`,
+		`SELECT count(*) FROM over_spans WHERE r && '[5,7)'`,
+		`SELECT count(*) FROM short_spans WHERE r <@ '[1,500)'`,
+		`SELECT '[1,5)'::span && '[2,3)'`)
+}
+
+// serverDir makes a directory, removed after the test, that the server's
+// own user can write files in and read them from.
+func serverDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// endVictim is a PL/pgSQL statement that ends the session victimSession
+// opens: a function holding it shows that it ran.
+const endVictim = "PERFORM pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tablewise_victim';"
+
+// victimSession opens a session of the test's own for endVictim to end.
+func victimSession(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	victim := admin(t, url)
+	exec(t, victim, "SET application_name = 'tablewise_victim'")
+	return victim
+}
+
+// refusedNaming fails t for each statement e does not refuse with a
+// reason naming want and a hint, and stops it once the victim session was
+// ended.
+func refusedNaming(t *testing.T, e *postgres.Engine, victim *pgx.Conn, want string, statements ...string) {
+	t.Helper()
+	for _, sql := range statements {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) || rej.Hint == "" {
+			t.Errorf("%s: not refused naming %s with a hint: %v", sql, want, err)
+		}
+		var one int
+		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("%s: the other session was ended: %v", sql, err)
+		}
 	}
 }

@@ -407,6 +407,10 @@ func deniedCall(toks []token, where string, loc *local) error {
 			continue
 		}
 		why, ok := denied(name)
+		if b, alias := loc.alias(name); !ok && alias {
+			why, _ = denied(b)
+			why, ok = fmt.Sprintf("is %s() under another name: it %s", b, why), true
+		}
 		if !ok && loc != nil && loc.opaque[name] {
 			why, ok = "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
 		}
@@ -425,8 +429,8 @@ func deniedCall(toks []token, where string, loc *local) error {
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
 // Some are contrib extensions' (tablefunc, xml2, pg_surgery,
-// pg_stat_statements, pg_prewarm, adminpack), refused whether installed or
-// not.
+// pg_stat_statements, pg_prewarm, adminpack, pg_walinspect), refused
+// whether installed or not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -496,6 +500,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"pg_copy_", "copies replication slots"},
 	{"pg_wal_replay_", "pauses or resumes replication"},
 	{"pg_wal_", "acts on the server's write-ahead log"},
+	{"pg_get_wal_", "reads the server's write-ahead log files, every database's"},
 	{"binary_upgrade_", "writes the catalog"},
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
@@ -549,6 +554,26 @@ func vetPlan(planJSON []byte, sql string, loc *local) error {
 		if prog, ok := get(x, "Foreign Program").str(); ok {
 			name, _ := get(x, "Relation Name").str()
 			return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s runs a program on the server (%q): tablewise runs nothing outside the transaction", name, prog), Hint: "read the program's output some other way, or ask the database's owner for a table that holds it"}
+		}
+		// file_fdw opens a foreign table's file with no deadline: a FIFO
+		// blocks the session in open() past any cancel, and a device may
+		// never end. The plan gives the file's size, 0 for either (and
+		// for an empty file, which holds no rows), none when it cannot
+		// read it.
+		if file, ok := get(x, "Foreign File").str(); ok {
+			if size := get(x, "Foreign File Size"); size == nil || string(size) == "0" {
+				name, _ := get(x, "Relation Name").str()
+				return &guard.Rejection{What: "the foreign table " + name, Reason: fmt.Sprintf("reading the foreign table %s is not allowed: its file %q is empty or not a regular file (a FIFO or a device, whose reading may block the server's session past the deadline)", name, file), Hint: "ask the database's owner for a table over a regular file"}
+			}
+		}
+		// postgres_fdw reads a foreign table with a query of its own, on
+		// a connection of its own: its plan shows the query.
+		if _, ok := get(x, "Remote SQL").str(); ok {
+			name, ok := get(x, "Relation Name").str()
+			if !ok {
+				name, _ = get(x, "Relations").str()
+			}
+			return remoteRejection(name, "")
 		}
 		if f, ok := get(x, "Function Name").str(); ok {
 			if err := deniedCall([]token{{kind: 'w', text: strings.ToLower(f)}, {kind: 'p', text: "("}}, "the statement's plan", loc); err != nil {
@@ -607,6 +632,10 @@ type local struct {
 	// body of a SQL function only when the planner inlines it (never a
 	// SECURITY DEFINER one), and never a procedural one's.
 	opaque map[string]bool
+	// aliases maps the name of a function declared in LANGUAGE internal
+	// or c outside pg_catalog to the denied function whose code it runs
+	// (CREATE FUNCTION f(text) … LANGUAGE internal AS 'pg_read_file_all').
+	aliases map[string]string
 	// fields are the opaque functions that field notation calls:
 	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
 	// when f is IMMUTABLE or STABLE.
@@ -617,62 +646,190 @@ type local struct {
 	// domain's CHECK, calls.
 	types map[string]string
 	// views maps a view's (or a table's) name to a denied or opaque
-	// function its definition (or a row security policy on it) calls,
-	// however deep through other views: the planner runs an IMMUTABLE or
-	// STABLE function on constants while it plans (EXPLAIN too), and the
-	// plan then shows only the result.
+	// function its definition (or a row security policy, an index, a
+	// constraint, statistics, a partition key or a column's range type on
+	// it) calls, however deep through other
+	// views and partitions: the planner runs an IMMUTABLE or STABLE
+	// function on constants while it plans (EXPLAIN too), and the plan
+	// then shows only the result.
 	views map[string]string
+	// implicit, when not empty, names an implicit cast of the database's
+	// own whose function is not VOLATILE, or a default operator class of
+	// its own, that calls a denied function or code the guard cannot see:
+	// any statement may run it without naming it, the planner on
+	// constants (length(1) converts 1 to text) before any plan can be
+	// checked, sorting, grouping and comparing a value of its type.
+	implicit string
+	// remote maps a foreign table's name, and the name of a view or table
+	// that reads one (a view's definition, a row security policy, a
+	// partition or inheritance child), to the foreign server it is read
+	// from: any wrapper but file_fdw (whose plan the guard checks)
+	// queries another connection, and postgres_fdw's remote planner runs
+	// (use_remote_estimate) while the statement is planned.
+	remote map[string]string
 }
+
+// remoteRejection refuses reading name, a foreign table (or what reads
+// one) of the foreign server srv ("" when the plan does not say).
+func remoteRejection(name, srv string) *guard.Rejection {
+	from := "through its foreign-data wrapper"
+	if srv != "" {
+		from = "from the foreign server " + srv
+	}
+	return &guard.Rejection{
+		What:   name,
+		Reason: fmt.Sprintf("%s is read %s, which runs a query on another connection, in a transaction that is not read-only and a session that outlives the statement: tablewise touches no other session", name, from),
+		Hint:   "query that server's database directly, or ask the database's owner for a table that holds the rows",
+	}
+}
+
+// The database's own objects are those made after initdb: their oids are
+// FirstNormalObjectId (16384) and above, whatever their schema (a
+// superuser may create functions in pg_catalog, and anything in
+// information_schema).
 
 // localFunctionsSQL lists the opaque functions' names, each with whether
 // one of that name takes a single argument of a composite type (then
 // x.name calls it, with no parenthesis after the name).
 const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
-	JOIN pg_catalog.pg_language l ON l.oid = p.prolang JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
-	WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
 	GROUP BY 1`
 
+// localAliasesSQL lists, for every function of the database's own in
+// LANGUAGE internal or c, its name with its code's symbol, then with the name
+// of every other function whose code is the same symbol (of the same
+// library).
+const localAliasesSQL = `WITH f AS (SELECT p.oid, p.proname, p.prolang, p.probin, p.prosrc FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
+	WHERE l.lanname IN ('internal', 'c') AND p.oid >= 16384)
+SELECT lower(f.proname::text), lower(f.prosrc) FROM f
+UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_catalog.pg_proc b
+	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
+
 // localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o'), casts ('c') and aggregates ('a', one row per support function),
+// ('o'), casts ('c', or 'i' for an implicit one whose function is not
+// VOLATILE), range types ('r', with their subtype_diff function), default
+// operator classes ('p', one row per function of their family) and
+// aggregates ('a', one row per support function),
 // and the text of domains' CHECK constraints ('d').
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
-UNION ALL SELECT 'c', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
+	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
+	WHERE o.oid >= 16384
+UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
+	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
-	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+	WHERE p.oid >= 16384
+UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_range rg
+	JOIN pg_catalog.pg_type t ON t.oid IN (rg.rngtypid, rg.rngmultitypid) JOIN pg_catalog.pg_proc p ON p.oid = rg.rngsubdiff::oid
+	WHERE rg.rngtypid >= 16384
+UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
+	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
+	WHERE oc.opcdefault AND oc.oid >= 16384
 UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
 	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
 
+// familyFunctions are the functions of operator families: support
+// functions and the operators' functions.
+const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
+	UNION ALL SELECT a.amopfamily, o.oprcode::oid FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr) f(family, fn)`
+
 // localViewsSQL lists (relation, function) for every function a view's
-// definition or a table's row security policy calls, directly, through an
-// operator, or through the views and tables it reads, however deep. A
+// definition, a table's row security policy, or what the planner loads
+// of a table (its indexes' expressions, predicates and operator classes, its CHECK
+// constraints, its extended statistics' expressions, the expressions and
+// operator classes of its partition key or of the tables it is a
+// partition of, the subtype_diff
+// function of its columns' range types, which estimates selectivity) calls, directly,
+// through an operator, or through the views and tables it reads and the
+// partitions and inheritance children it holds, however deep. A
 // materialized view's definition does not run when it is read.
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), edges(child, parent) AS (
+	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
+	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> r.ev_class
+UNION ALL
+	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
 ), calls(view, fn) AS (
-	SELECT coalesce(r.ev_class, pol.polrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
 	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
+	LEFT JOIN pg_catalog.pg_index i ON d.classid = 'pg_catalog.pg_class'::regclass AND i.indexrelid = d.objid
+	LEFT JOIN pg_catalog.pg_constraint k ON d.classid = 'pg_catalog.pg_constraint'::regclass AND k.oid = d.objid AND k.conrelid <> 0
+	LEFT JOIN pg_catalog.pg_statistic_ext x ON d.classid = 'pg_catalog.pg_statistic_ext'::regclass AND x.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
-	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL) AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
+		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+UNION ALL
+	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	WHERE oc.oid >= 16384
+UNION ALL
+	SELECT pt.relid, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(tb.oid) pt
+	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
+UNION ALL
+	SELECT pt.relid, f.fn FROM pg_catalog.pg_partitioned_table k
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (k.partclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(k.partrelid) pt
+	WHERE oc.oid >= 16384
+UNION ALL
+	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+	JOIN pg_catalog.pg_range rg ON rg.rngtypid IN (t.oid, t.typbasetype) OR rg.rngmultitypid IN (t.oid, t.typbasetype)
+	WHERE rg.rngtypid >= 16384 AND NOT a.attisdropped
 UNION
-	SELECT r.ev_class, c.fn FROM pg_catalog.pg_depend d
-	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
-	JOIN calls c ON d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = c.view AND r.ev_class <> c.view)
+	SELECT e.parent, c.fn FROM calls c JOIN edges e ON e.child = c.view)
 SELECT DISTINCT lower(v.relname::text), lower(p.proname::text) FROM calls c
 	JOIN pg_catalog.pg_class v ON v.oid = c.view JOIN pg_catalog.pg_proc p ON p.oid = c.fn
-	JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
-	WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')`
+	WHERE v.oid >= 16384`
+
+// localRemoteSQL lists (relation, foreign server) for every foreign table
+// whose wrapper is not file_fdw, and every view (its definition), table
+// (a row security policy) and partitioned or inheritance parent that
+// reads one, however deep.
+const localRemoteSQL = `WITH RECURSIVE edges(child, parent) AS (
+	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_rewrite r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
+	JOIN pg_catalog.pg_class v ON v.oid = r.ev_class AND v.relkind = 'v'
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> r.ev_class
+UNION ALL
+	SELECT d.refobjid, pol.polrelid FROM pg_catalog.pg_depend d
+	JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
+	WHERE d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> pol.polrelid
+UNION ALL
+	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
+), reach(rel, srv) AS (
+	SELECT ft.ftrelid, s.srvname::text FROM pg_catalog.pg_foreign_table ft
+	JOIN pg_catalog.pg_foreign_server s ON s.oid = ft.ftserver
+	JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
+	LEFT JOIN pg_catalog.pg_proc h ON h.oid = w.fdwhandler
+	WHERE h.proname IS DISTINCT FROM 'file_fdw_handler'
+UNION
+	SELECT e.parent, r.srv FROM reach r JOIN edges e ON e.child = r.rel
+)
+SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
+	JOIN pg_catalog.pg_class c ON c.oid = r.rel
+	WHERE c.oid >= 16384 ORDER BY 1, 2`
+
+// pinnedPath starts each of loadLocal's queries: a database's search_path
+// may put a schema of its own before pg_catalog (ALTER DATABASE … SET
+// search_path), whose functions, operators and types then replace the
+// server's in unqualified names. SET LOCAL lasts as long as the query's
+// own implicit transaction.
+const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
 
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
-	loc := &local{opaque: map[string]bool{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}}
-	res, err := c.Exec(ctx, localFunctionsSQL).ReadAll()
+	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
+	res, err := c.Exec(ctx, pinnedPath+localFunctionsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -684,11 +841,23 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localUsesSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localAliasesSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	bad := func(fn string) bool { _, d := denied(fn); return d || loc.opaque[fn] }
+	for _, r := range res {
+		for _, row := range r.Rows {
+			name, code := string(row[0]), string(row[1])
+			if _, d := denied(code); d && loc.aliases[name] == "" {
+				loc.aliases[name] = code
+			}
+		}
+	}
+	res, err = c.Exec(ctx, pinnedPath+localUsesSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	bad := func(fn string) bool { _, d := denied(fn); _, a := loc.alias(fn); return d || a || loc.opaque[fn] }
 	for _, r := range res {
 		for _, row := range r.Rows {
 			kind, name, what := string(row[0]), string(row[1]), string(row[2])
@@ -697,9 +866,16 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 				if bad(what) {
 					loc.ops[name] = what
 				}
-			case "c":
+			case "c", "i", "r":
 				if bad(what) {
 					loc.types[name] = what
+					if kind == "i" && loc.implicit == "" {
+						loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
+					}
+				}
+			case "p":
+				if bad(what) && loc.implicit == "" {
+					loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
 				}
 			case "a":
 				if bad(what) {
@@ -712,7 +888,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
-	res, err = c.Exec(ctx, localViewsSQL).ReadAll()
+	res, err = c.Exec(ctx, pinnedPath+localViewsSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
@@ -723,13 +899,36 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			}
 		}
 	}
+	res, err = c.Exec(ctx, pinnedPath+localRemoteSQL).ReadAll()
+	if err != nil {
+		return nil, pgOpenError(err)
+	}
+	for _, r := range res {
+		for _, row := range r.Rows {
+			loc.remote[string(row[0])] = string(row[1])
+		}
+	}
 	return loc, nil
+}
+
+// alias returns the denied function whose code the database's function
+// name runs under its own name (false when it is denied by name already,
+// or not such a function; also when loc is nil).
+func (loc *local) alias(name string) (string, bool) {
+	if loc == nil {
+		return "", false
+	}
+	if _, d := denied(name); d {
+		return "", false
+	}
+	b, ok := loc.aliases[name]
+	return b, ok
 }
 
 // none reports whether the database has nothing of its own that vet
 // looks for (also when loc is nil): then vet passes every text.
 func (loc *local) none() bool {
-	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0
+	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0 && loc.implicit == ""
 }
 
 // vet refuses text (toks, its tokens) that uses one of the database's
@@ -738,6 +937,10 @@ func (loc *local) none() bool {
 func (loc *local) vet(text string, toks []token, where string) error {
 	if loc.none() {
 		return nil
+	}
+	if loc.implicit != "" {
+		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
+			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
 	}
 	for op, fn := range loc.ops {
 		if strings.Contains(text, op) {
@@ -753,9 +956,12 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return &guard.Rejection{What: "type " + t.text, Reason: fmt.Sprintf("type %s is not allowed in %s: converting to it calls %s", t.text, where, fn),
 				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
 		}
+		if srv, ok := loc.remote[strings.ToLower(t.text)]; ok {
+			return remoteRejection(t.text, srv)
+		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's) or a row security policy on it calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
-				Hint: "query the tables the view reads instead, or connect as a role the policy does not apply to; " + readOnlyHint}
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
 	return nil

@@ -24,6 +24,9 @@ func (noHypoPG) Error() string {
 
 func (noHypoPG) Unwrap() error { return engine.ErrNoIndexTrial }
 
+// hypoCalls are the HypoPG functions TryIndexes calls.
+const hypoCalls = "hypopg_create_index() hypopg_reset()"
+
 // TryIndexes implements engine.IndexTrier with HypoPG's hypothetical
 // indexes: each exists only in the memory of one session, inside a
 // read-only transaction, for one EXPLAIN (which plans and never runs), and
@@ -48,6 +51,16 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		// The session holds hypothetical indexes: it is closed, not reset
 		// and reused.
 		defer c.Close(context.Background())
+		// HypoPG's functions are called by name: the database's owner may
+		// have replaced one with code of their own (or put another of
+		// that name first on the search_path), which the guard refuses.
+		loc, err := e.localFor(runCtx, c)
+		if err != nil {
+			return err
+		}
+		if err := deniedCall(lex(hypoCalls), "an index trial", loc); err != nil {
+			return err
+		}
 		// One statement each, by the extended protocol: never a second
 		// statement hidden in the text.
 		one := func(q string) ([][]byte, error) {
@@ -93,7 +106,7 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 				return err
 			}
 		}
-		_, err := one("ROLLBACK")
+		_, err = one("ROLLBACK")
 		return err
 	})
 	if err != nil {
