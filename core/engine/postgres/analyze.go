@@ -33,14 +33,15 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sql string, timeout time.Du
 	}
 	var plan *engine.Plan
 	err = e.inTx(ctx, timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		if _, err := e.vetServer(ctx, c, st, stmt, timeout); err != nil {
+		vetted, err := e.vetServer(ctx, c, st, stmt, timeout)
+		if err != nil {
 			return err
 		}
-		// The vetted text, whole, after our fixed prefix; one statement
-		// by the extended protocol; reset afterwards as after Run.
+		// The vetted statement, run with the plan the guard read; reset
+		// afterwards as after Run.
 		var out *pgconn.Result
-		err := e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
-			p.SendQueryParams("EXPLAIN (ANALYZE, FORMAT JSON)\n"+stmt, nil, nil, nil, nil)
+		err = e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
+			p.SendQueryParams("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE "+vetted.name, nil, nil, nil, nil)
 		}, "the server sent no plan", func(rr *pgconn.ResultReader) error {
 			out = rr.Read()
 			return out.Err

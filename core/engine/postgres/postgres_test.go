@@ -118,14 +118,24 @@ func TestSQLErrorsNameWhatIsMissing(t *testing.T) {
 }
 
 // TestParameters: a statement with $1… is refused saying so, whatever
-// the server would say when it met the missing value first.
+// the server would say when it met the missing value first; and the
+// session serves the next statement (the vetted statement's name is free
+// again).
 func TestParameters(t *testing.T) {
-	e := open(t, servers.Postgres(t))
-	for _, sql := range []string{`SELECT * FROM "Genre" WHERE "GenreId" = $1`, `SELECT $1 || $2`} {
+	e, err := postgres.Open(context.Background(), servers.Postgres(t), engine.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, sql := range []string{`SELECT * FROM "Genre" WHERE "GenreId" = $1`, `SELECT $1 || $2`, `EXPLAIN SELECT * FROM "Genre" WHERE "GenreId" = $1`} {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{})
 		var se *guard.SQLError
 		if !errors.As(err, &se) || !strings.Contains(se.Msg, "parameter(s) ($1…) and none can be given") {
 			t.Errorf("%s: %v, want the parameters refused", sql, err)
+		}
+		res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 1`, query.Options{})
+		if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Rock" {
+			t.Fatalf("after %s: %v %v", sql, res, err)
 		}
 	}
 }

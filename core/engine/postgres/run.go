@@ -104,24 +104,24 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 }
 
 // prepared is a statement the server has prepared and the guard vetted,
-// not yet run: name is its name ("" for the unnamed statement).
+// not yet run, by its name.
 type prepared struct {
 	name string
 	desc *pgconn.StatementDescription
 }
 
-// preparedName names a query prepared so that the plan the guard reads is
-// the one that runs: EXPLAIN EXECUTE plans it, once, and the server keeps
-// that plan for the statement's own run (a statement with no parameters
-// has no other). DISCARD ALL drops it.
+// preparedName names the statement vetted and run. A query's plan is read
+// with EXPLAIN EXECUTE: the server plans it once and keeps that plan for
+// the statement's own run (a statement with no parameters has no other),
+// planning it again only if something it depends on changed meanwhile.
+// DISCARD ALL drops it.
 const preparedName = "tablewise"
 
 // vetServer opens the read-only transaction with the statement timeout
 // set and asks the server, in one round trip (a pipeline: nothing after
 // an error runs): the plan must hold nothing that writes, locks or calls
 // a denied function, and the statement must be one that returns columns.
-// It leaves the statement prepared, not yet run: a query as preparedName,
-// planned; another statement (SHOW, EXPLAIN) as the unnamed one.
+// It leaves the statement prepared as preparedName, not yet run.
 func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*prepared, error) {
 	loc, err := e.localFor(ctx, c)
 	if err != nil {
@@ -151,17 +151,15 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if e.role != "" {
 		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
 	}
-	var name string
+	// Prepared first (parsed, described, nothing planned or run), so that
+	// a statement with parameters is described before anything fails
+	// for want of their values.
+	p.SendPrepare(preparedName, sql, nil)
 	switch {
 	case st.kind == "select" && st.planned == sql:
-		name = preparedName
-		p.SendPrepare(name, sql, nil)
-		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+name, nil, nil, nil, nil)
+		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+preparedName, nil, nil, nil, nil)
 	case st.kind == "select":
 		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) "+st.planned, nil, nil, nil, nil)
-		p.SendPrepare("", sql, nil)
-	default:
-		p.SendPrepare("", sql, nil)
 	}
 	if err := p.Sync(); err != nil {
 		p.Close()
@@ -233,7 +231,7 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if len(desc.ParamOIDs) > 0 {
 		return nil, paramsError(len(desc.ParamOIDs))
 	}
-	return &prepared{name: name, desc: desc}, nil
+	return &prepared{name: preparedName, desc: desc}, nil
 }
 
 // paramsError refuses a statement with n parameters ($1…).
