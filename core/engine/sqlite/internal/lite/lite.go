@@ -274,7 +274,11 @@ func (s *Stmt) RawText(i int) []byte {
 	// Text already held as UTF-8 is read where it is (sqlite3_column_text
 	// would add a terminating NUL first, which may copy it); numbers, blobs
 	// and UTF-16 are left to sqlite3_column_text, which converts them.
-	if m := s.value(i); m != nil && m.Fflags&(sqlite3.MEM_Str|sqlite3.MEM_Null|sqlite3.MEM_Zero) == sqlite3.MEM_Str && m.Fenc == sqlite3.SQLITE_UTF8 {
+	// An ephemeral copy of another register's text that is not
+	// terminated is copied by sqlite3_column_text, which then owns it: it
+	// is left to that function too.
+	if m := s.value(i); m != nil && m.Fflags&(sqlite3.MEM_Str|sqlite3.MEM_Null|sqlite3.MEM_Zero) == sqlite3.MEM_Str && m.Fenc == sqlite3.SQLITE_UTF8 &&
+		m.Fflags&(sqlite3.MEM_Ephem|sqlite3.MEM_Term) != sqlite3.MEM_Ephem {
 		return rawBytes(m.Fz, m.Fn)
 	}
 	return s.raw(sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i)), i)
