@@ -205,10 +205,12 @@ func TestHTTPBodyDeadlineDoesNotCutTheCall(t *testing.T) {
 	// and well within run_sql's 5 s deadline under the race detector on a
 	// busy machine) still gets its answer.
 	const slowSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 100000) SELECT count(*) FROM c"
+	start := time.Now()
 	resp := rpc(t, http.MethodPost, ts.URL, init.Header.Get("Mcp-Session-Id"),
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_sql","arguments":{"sql":"`+slowSQL+`"}}}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, body(t, resp), "100000")
+	assert.Greater(t, time.Since(start), bodyTimeout, "the call did not outlast the body deadline: the test tests nothing")
 }
 
 // An evicted session is ended in mcp-go too, as a client's DELETE would

@@ -5,6 +5,7 @@ package mcptest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -20,7 +21,11 @@ func Initialize(t testing.TB, c *client.Client, name string) *mcpgo.InitializeRe
 	}
 	var init mcpgo.InitializeRequest
 	init.Params.ClientInfo = mcpgo.Implementation{Name: name, Version: "1"}
-	res, err := c.Initialize(ctx, init)
+	// A server that never answers fails the test instead of hanging it
+	// (Start's context is the client's for its life: not bounded).
+	ictx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := c.Initialize(ictx, init)
 	if err != nil {
 		t.Fatal(err)
 	}
