@@ -62,7 +62,7 @@ func usagef(format string, args ...any) error {
 	return fault.New(fault.Usage, fmt.Sprintf(format, args...), "")
 }
 
-const usage = `tablewise — explore a SQL database (SQLite, PostgreSQL) read-only and ask it questions
+const usage = `tablewise — explore a SQL database (SQLite, PostgreSQL, MySQL/MariaDB) read-only and ask it questions
 
 Usage:
   tablewise [--db PATH]                 open the explorer (built-in sample database without --db)
