@@ -352,6 +352,14 @@ func TestMCPLatencyScript(t *testing.T) {
 		}
 	}
 	t.Logf("\n%s", out)
+	// The probe: a blank statement, which neither server takes to the
+	// database.
+	out = runE2EScript(t, dir, "latency.sh", "-n", "5", "-w", "2", "-r", "1", "--no-install", "--probe")
+	for _, want := range []string{"blank statement (probe)", "tablewise  stdio", "dbhub      http", "database file unchanged", "probe: no targets"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in the probe's output:\n%s", want, out)
+		}
+	}
 }
 
 // runE2EScript runs a script in dir against this test's binary and returns

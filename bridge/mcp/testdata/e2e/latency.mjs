@@ -8,7 +8,10 @@
 //
 // Usage: node latency.mjs --bin /path/to/tablewise --db /path/to/sample.db
 //          --dbhub-config /path/to/dbhub.toml [--n 200] [--warmup 20]
-//          [--rounds 1] [--only tablewise/http,dbhub/stdio,...]
+//          [--rounds 1] [--only tablewise/http,dbhub/stdio,...] [--probe blank]
+// --probe blank sends a blank statement instead, which neither server takes
+// to the database (tablewise refuses it, dbhub runs nothing): what is left
+// is the cost of the client, the transport and the server's own handling.
 // dbhub.toml must name the same file and enable execute_sql read-only
 // (latency.sh writes it). Rounds alternate the servers so that neither
 // always runs on a colder or hotter machine. Prints a table, then one JSON
@@ -115,11 +118,15 @@ async function measure(name, transportName) {
     const { tools } = await client.listTools();
     if (!tools.some((t) => t.name === srv.tool)) throw new Error(`${name} has no ${srv.tool} tool: ${tools.map((t) => t.name)}`);
     const call = async (id) => {
-      const sql = `SELECT * FROM customers WHERE customer_id = ${id}`;
+      const sql = opt.probe === "blank" ? " " : `SELECT * FROM customers WHERE customer_id = ${id}`;
       const t0 = performance.now();
       const r = await client.callTool({ name: srv.tool, arguments: { sql } });
       const ms = performance.now() - t0;
       const text = r.content?.find((c) => c.type === "text")?.text ?? "";
+      if (opt.probe === "blank") {
+        if (!text) throw new Error(`${name}/${transportName}: no answer to a blank statement`);
+        return ms;
+      }
       if (r.isError || !new RegExp(`\\b${id}\\b`).test(text)) throw new Error(`${name}/${transportName}: bad answer for id ${id}: ${text.slice(0, 300)}`);
       return ms;
     };
@@ -158,7 +165,7 @@ const results = wanted.map((c) => {
   return { server, transport, n: xs.length, median_ms: quantile(xs, 0.5), p90_ms: quantile(xs, 0.9), min_ms: xs[0], max_ms: xs[xs.length - 1] };
 });
 const f = (x) => x.toFixed(3).padStart(8);
-console.log(`point query over MCP, ${opt.n} calls after ${opt.warmup} warm-up per round, ${opt.rounds} round(s); client: @modelcontextprotocol/sdk ${versions.sdk} on Node ${versions.node}; dbhub ${versions.dbhub}`);
+console.log(`${opt.probe === "blank" ? "blank statement (probe)" : "point query"} over MCP, ${opt.n} calls after ${opt.warmup} warm-up per round, ${opt.rounds} round(s); client: @modelcontextprotocol/sdk ${versions.sdk} on Node ${versions.node}; dbhub ${versions.dbhub}`);
 console.log("server     transport  calls  median ms   p90 ms   min ms   max ms");
 for (const r of results) {
   console.log(`${r.server.padEnd(10)} ${r.transport.padEnd(9)} ${String(r.n).padStart(6)} ${f(r.median_ms)}  ${f(r.p90_ms)} ${f(r.min_ms)} ${f(r.max_ms)}`);

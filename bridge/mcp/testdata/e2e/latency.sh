@@ -6,7 +6,11 @@
 # HTTP on 127.0.0.1: N point queries after a warm-up, median and p90 per
 # server per transport.
 #
-# Usage: bridge/mcp/testdata/e2e/latency.sh [-n N] [-w WARMUP] [-r ROUNDS] [--no-install] [--postgres URL]
+# Usage: bridge/mcp/testdata/e2e/latency.sh [-n N] [-w WARMUP] [-r ROUNDS] [--no-install] [--postgres URL] [--probe]
+#
+# --probe sends a blank statement instead of the point query, which neither
+# server takes to the database: the cost of the client, the transport and
+# the server's own handling, without targets.
 #
 # --postgres postgres://postgres@127.0.0.1:5432 runs both servers on a
 # PostgreSQL copy of the sample instead (a database of its own made with
@@ -23,7 +27,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-n=200 warmup=20 rounds=3 install=1 pg=
+n=200 warmup=20 rounds=3 install=1 pg= probe=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-n) n=$2; shift 2 ;;
@@ -31,8 +35,9 @@ while [[ $# -gt 0 ]]; do
 	-r) rounds=$2; shift 2 ;;
 	--no-install) install=0; shift ;;
 	--postgres) pg=${2%/}; shift 2 ;;
+	--probe) probe=(--probe blank); shift ;;
 	*)
-		echo "usage: $0 [-n N] [-w WARMUP] [-r ROUNDS] [--no-install] [--postgres URL]" >&2
+		echo "usage: $0 [-n N] [-w WARMUP] [-r ROUNDS] [--no-install] [--postgres URL] [--probe]" >&2
 		exit 2
 		;;
 	esac
@@ -84,7 +89,7 @@ readonly = true
 max_rows = 100
 EOF
 
-cmd=("$NODE" latency.mjs --bin "$bin" --db "$db" --dbhub-config "$tmp/dbhub.toml" --n "$n" --warmup "$warmup" --rounds "$rounds")
+cmd=("$NODE" latency.mjs --bin "$bin" --db "$db" --dbhub-config "$tmp/dbhub.toml" --n "$n" --warmup "$warmup" --rounds "$rounds" "${probe[@]}")
 (cd "$here" && "${cmd[@]}") | tee "$tmp/out"
 after=$(digest)
 
@@ -97,6 +102,10 @@ if [[ $before != "$after" ]]; then
 	status=1
 else
 	echo "$what unchanged ($after)"
+fi
+if [[ ${#probe[@]} -gt 0 ]]; then
+	echo "probe: no targets"
+	exit $status
 fi
 # The targets: tablewise's median at most half dbhub's over HTTP and at
 # most 0.8 of it over stdio; on PostgreSQL (issue #12) at most half over
