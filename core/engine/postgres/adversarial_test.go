@@ -336,13 +336,7 @@ func TestPolicyRunsNothing(t *testing.T) {
 	exec(t, a, `CREATE VIEW genre_view AS SELECT * FROM "Genre"`)
 	exec(t, a, "GRANT SELECT ON genre_view TO "+role)
 	e := open(t, url+"&"+postgres.RoleParam+"="+role)
-	for _, sql := range []string{`SELECT * FROM "Genre"`, "SELECT * FROM genre_view"} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "count_calls") {
-			t.Errorf("%s: not refused: %v", sql, err)
-		}
-	}
+	refused(t, e, "count_calls", `SELECT * FROM "Genre"`, "SELECT * FROM genre_view")
 }
 
 // TestExtensionFunctions: functions of common contrib extensions that run
@@ -356,7 +350,7 @@ func TestExtensionFunctions(t *testing.T) {
 	exec(t, a, "CREATE EXTENSION pg_walinspect")
 	before := snapshot(t, a)
 	e := open(t, url)
-	for _, sql := range []string{
+	refused(t, e, "",
 		`SELECT * FROM crosstab($$SELECT 'r'::text, 'c'::text, pg_advisory_lock(7)::text$$) AS ct(r text, c text)`,
 		`SELECT * FROM crosstab3($$SELECT 'r'::text, 'c'::text, 'v'::text$$)`,
 		`SELECT * FROM connectby('"Genre"', '"GenreId"', '"GenreId"', '1', 0) AS x(a int, b int, l int)`,
@@ -364,14 +358,7 @@ func TestExtensionFunctions(t *testing.T) {
 		`SELECT heap_force_freeze('"Track"'::regclass, ARRAY['(0,1)']::tid[])`,
 		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
 		`SELECT record_type, description FROM pg_get_wal_records_info_till_end_of_wal(pg_current_wal_lsn() - 20000)`,
-		`SELECT * FROM pg_get_wal_stats(pg_current_wal_lsn() - 20000, pg_current_wal_lsn())`,
-	} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) {
-			t.Errorf("%s: not refused: %v", sql, err)
-		}
-	}
+		`SELECT * FROM pg_get_wal_stats(pg_current_wal_lsn() - 20000, pg_current_wal_lsn())`)
 	if after := snapshot(t, a); after != before {
 		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
 	}
@@ -396,18 +383,11 @@ func TestForeignProgram(t *testing.T) {
 	exec(t, a, `CREATE VIEW ran_view AS SELECT upper(a) AS a FROM ran`)
 	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, csv))
 	e := open(t, url)
-	for _, sql := range []string{
+	refused(t, e, "runs a program on the server",
 		`SELECT * FROM ran`,
 		`SELECT a FROM ran_view`,
 		`SELECT g."Name", r.a FROM "Genre" g JOIN ran r ON true WHERE g."GenreId" = 1`,
-		`SELECT count(*) FROM ran`,
-	} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "runs a program on the server") {
-			t.Errorf("%s: not refused as a program: %v", sql, err)
-		}
-	}
+		`SELECT count(*) FROM ran`)
 	cat, err := e.Catalog(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -518,30 +498,19 @@ func TestForeignServer(t *testing.T) {
 	exec(t, a, `CREATE TABLE parts (id int) PARTITION BY RANGE (id)`)
 	exec(t, a, `CREATE FOREIGN TABLE parts_remote PARTITION OF parts FOR VALUES FROM (0) TO (100) SERVER loop OPTIONS (table_name 'stepped', use_remote_estimate 'true')`)
 	e := open(t, url)
-	for _, sql := range []string{
+	refused(t, e, "another connection",
 		`SELECT * FROM ran_remote`,
 		`SELECT a FROM ran_remote_view`,
 		`SELECT * FROM stepped_remote`,
 		`SELECT count(*) FROM parts`,
-		`EXPLAIN SELECT * FROM stepped_remote`,
-	} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
-			t.Errorf("%s: not refused as another connection: %v", sql, err)
-		}
-	}
+		`EXPLAIN SELECT * FROM stepped_remote`)
 	if _, err := e.Explain(context.Background(), `SELECT * FROM stepped_remote`); err == nil {
 		t.Errorf("explain of stepped_remote: not refused")
 	}
 	// Made after the guard learned the database: its plan shows the
 	// remote query.
 	exec(t, a, `CREATE FOREIGN TABLE late_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
-	_, err := query.Collect(context.Background(), e, `SELECT * FROM late_remote`, query.Options{MaxRows: 10, Timeout: 5e9})
-	var rej *guard.Rejection
-	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "another connection") {
-		t.Errorf("a foreign table made after open: not refused as another connection: %v", err)
-	}
+	refused(t, e, "another connection", `SELECT * FROM late_remote`)
 	cat, err := e.Catalog(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -574,20 +543,13 @@ func TestBuiltinUnderAnotherName(t *testing.T) {
 	exec(t, a, `CREATE OPERATOR @@@ (FUNCTION = hostname, RIGHTARG = text)`)
 	before := snapshot(t, a)
 	e := open(t, url)
-	for _, sql := range []string{
+	refused(t, e, "",
 		`SELECT hostname('/etc/hostname')`,
 		`SELECT public.hostname('/etc/hostname')`,
 		`SELECT h FROM host`,
 		`SELECT hold(42)`,
 		`SELECT * FROM files('.')`,
-		`SELECT @@@ '/etc/hostname'`,
-	} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) {
-			t.Errorf("%s: not refused: %v", sql, err)
-		}
-	}
+		`SELECT @@@ '/etc/hostname'`)
 	if after := snapshot(t, a); after != before {
 		t.Errorf("the server changed: %+v, was %+v", after, before)
 	}
@@ -610,20 +572,13 @@ func TestOwnObjectsInSystemSchemas(t *testing.T) {
 	exec(t, a, `CREATE FUNCTION information_schema.tw_host(text) RETURNS text LANGUAGE internal AS 'pg_read_file_all'`)
 	exec(t, a, `CREATE OPERATOR pg_catalog.@@@ (FUNCTION = information_schema.tw_host, RIGHTARG = text)`)
 	e := open(t, url)
-	for _, sql := range []string{
+	refused(t, e, "",
 		`SELECT tw_run()`,
 		`SELECT pg_catalog.tw_run()`,
 		`SELECT x FROM runs`,
 		`SELECT x FROM information_schema.tw_runs`,
 		`SELECT information_schema.tw_host('/etc/hostname')`,
-		`SELECT @@@ '/etc/hostname'`,
-	} {
-		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) {
-			t.Errorf("%s: not refused: %v", sql, err)
-		}
-	}
+		`SELECT @@@ '/etc/hostname'`)
 	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the program ran: %s exists (%v)", ran, err)
 	}
@@ -854,6 +809,19 @@ func TestRangeSubtypeDiff(t *testing.T) {
 		`SELECT count(*) FROM over_spans WHERE r && '[5,7)'`,
 		`SELECT count(*) FROM short_spans WHERE r <@ '[1,500)'`,
 		`SELECT '[1,5)'::span && '[2,3)'`)
+}
+
+// refused fails t for each statement e does not refuse with a reason
+// holding want ("" for any reason).
+func refused(t *testing.T, e *postgres.Engine, want string, statements ...string) {
+	t.Helper()
+	for _, sql := range statements {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
+			t.Errorf("%s: not refused with a reason naming %q: %v", sql, want, err)
+		}
+	}
 }
 
 // serverDir makes a directory, removed after the test, that the server's
