@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -127,24 +126,9 @@ func TestSidebarFollowsSchemaServers(t *testing.T) {
 func TestSidebarRetriesFirstRead(t *testing.T) {
 	path := testdb.Build(t, "zoo.db", zooSchema)
 	d := testdb.Open(t, path)
-	w, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	ctx := context.Background()
-	conn, err := w.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
+	release := testdb.Hold(t, path, "BEGIN EXCLUSIVE")
 	s := start(t, d, testOptions(t), 100, 30)
 	s.waitText("locked")
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	s.waitText("birds", "cats", "dogs")
 }

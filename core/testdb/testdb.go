@@ -78,6 +78,34 @@ func BuildAt(t testing.TB, path, schema string) string {
 	return path
 }
 
+// Hold runs statements (such as "BEGIN EXCLUSIVE", or "BEGIN" and a
+// read) on a connection of its own to the SQLite file path, keeping
+// whatever lock they take until the returned release commits; the test's
+// end releases it too.
+func Hold(t testing.TB, path string, statements ...string) (release func()) {
+	t.Helper()
+	d, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.SetMaxOpenConns(1)
+	for _, s := range statements {
+		if _, err := d.Exec(s); err != nil {
+			d.Close()
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			d.Exec("COMMIT")
+			d.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
 // Within returns fn's result, failing the test if fn has not returned after
 // limit: a call that should stop at a deadline fails instead of hanging the
 // test binary (its goroutine is left behind).

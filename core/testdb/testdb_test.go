@@ -1,7 +1,6 @@
 package testdb
 
 import (
-	"context"
 	"database/sql"
 	"testing"
 	"time"
@@ -12,29 +11,17 @@ import (
 // catalog) waits for the lock instead of failing "database is locked".
 func TestBuildAtWaitsForReader(t *testing.T) {
 	path := Build(t, "r.db", "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)")
+	release := Hold(t, path, "BEGIN", "SELECT count(*) FROM a")
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		release()
+	}()
+	BuildAt(t, path, "CREATE TABLE b (y INTEGER)")
 	r, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	ctx := context.Background()
-	conn, err := r.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM a").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		conn.ExecContext(ctx, "COMMIT")
-	}()
-	BuildAt(t, path, "CREATE TABLE b (y INTEGER)")
 	var tables int
 	if err := r.QueryRow("SELECT count(*) FROM sqlite_master WHERE type = 'table'").Scan(&tables); err != nil {
 		t.Fatal(err)
