@@ -33,15 +33,14 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sql string, timeout time.Du
 	}
 	var plan *engine.Plan
 	err = e.inTx(ctx, timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		vetted, err := e.vetServer(ctx, c, st, stmt, timeout)
-		if err != nil {
+		if _, err := e.vetServer(ctx, c, st, stmt, timeout); err != nil {
 			return err
 		}
 		// The vetted statement, run with the plan the guard read; reset
 		// afterwards as after Run.
 		var out *pgconn.Result
-		err = e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
-			p.SendQueryParams("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE "+vetted.name, nil, nil, nil, nil)
+		err := e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
+			p.SendQueryParams("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE "+preparedName, nil, nil, nil, nil)
 		}, "the server sent no plan", func(rr *pgconn.ResultReader) error {
 			out = rr.Read()
 			return out.Err

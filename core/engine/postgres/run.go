@@ -49,7 +49,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		stmt, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
+		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		} else {
 			c.Frontend().SetMaxBodyLen(pgMaxMessage)
 		}
-		return e.stream(ctx, c, stmt, opt, sink, sum)
+		return e.stream(ctx, c, desc, opt, sink, sum)
 	})
 	sum.Elapsed = time.Since(start)
 	return sum, err
@@ -103,13 +103,6 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 	return mapError(ctx, err, timeout, time.Since(began))
 }
 
-// prepared is a statement the server has prepared and the guard vetted,
-// not yet run, by its name.
-type prepared struct {
-	name string
-	desc *pgconn.StatementDescription
-}
-
 // preparedName names the statement vetted and run. A query's plan is read
 // with EXPLAIN EXECUTE: the server plans it once and keeps that plan for
 // the statement's own run (a statement with no parameters has no other),
@@ -122,7 +115,7 @@ const preparedName = "tablewise"
 // an error runs): the plan must hold nothing that writes, locks or calls
 // a denied function, and the statement must be one that returns columns.
 // It leaves the statement prepared as preparedName, not yet run.
-func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*prepared, error) {
+func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
 	loc, err := e.localFor(ctx, c)
 	if err != nil {
 		return nil, err
@@ -231,7 +224,7 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if len(desc.ParamOIDs) > 0 {
 		return nil, paramsError(len(desc.ParamOIDs))
 	}
-	return &prepared{name: preparedName, desc: desc}, nil
+	return desc, nil
 }
 
 // paramsError refuses a statement with n parameters ($1…).
@@ -244,13 +237,13 @@ func paramsError(n int) error {
 // Sync of its own (so the reset runs whatever the statement did): the
 // connection comes back reset without another round trip, and is marked
 // clean for release.
-func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, stmt *prepared, opt query.Options, sink query.Sink, sum *query.Summary) error {
-	cols := make([]query.Column, len(stmt.desc.Fields))
-	for i, f := range stmt.desc.Fields {
+func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.StatementDescription, opt query.Options, sink query.Sink, sum *query.Summary) error {
+	cols := make([]query.Column, len(desc.Fields))
+	for i, f := range desc.Fields {
 		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
 	}
 	return e.thenReset(ctx, c, func(p *pgconn.Pipeline) {
-		p.SendQueryPrepared(stmt.name, nil, nil, resultFormats(stmt.desc.Fields))
+		p.SendQueryPrepared(preparedName, nil, nil, resultFormats(desc.Fields))
 	}, "the server sent no rows", func(rr *pgconn.ResultReader) error {
 		return e.read(c, rr, cols, opt, sink, sum)
 	})
