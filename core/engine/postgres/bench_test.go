@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine/postgres"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -69,4 +70,19 @@ func BenchmarkPointQueryAnswer(b *testing.B) {
 	slices.Sort(waits)
 	b.ReportMetric(float64(waits[len(waits)/2]), "answer-p50-ns")
 	b.ReportMetric(float64(waits[len(waits)*9/10]), "answer-p90-ns")
+}
+
+// BenchmarkPointQueryGuardReload is the point query when the guard reads
+// again what the database made of its own (functions, casts, views,
+// foreign tables), as the first statement after every localMaxAge does.
+func BenchmarkPointQueryGuardReload(b *testing.B) {
+	e := open(b, servers.PostgresSample(b))
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		postgres.ExpireLocal(e)
+		res, err := query.Collect(ctx, e, pointSQL(i), query.Options{MaxRows: 100, Timeout: 10 * time.Second})
+		if err != nil || len(res.Rows) != 1 {
+			b.Fatalf("%v %v", err, res)
+		}
+	}
 }

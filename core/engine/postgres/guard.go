@@ -821,7 +821,7 @@ SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
 	JOIN pg_catalog.pg_class c ON c.oid = r.rel
 	WHERE c.oid >= 16384 ORDER BY 1, 2`
 
-// pinnedPath starts each of loadLocal's queries: a database's search_path
+// pinnedPath starts loadLocal's queries: a database's search_path
 // may put a schema of its own before pg_catalog (ALTER DATABASE … SET
 // search_path), whose functions, operators and types then replace the
 // server's in unqualified names. SET LOCAL lasts as long as the query's
@@ -830,84 +830,64 @@ const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
 
 func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
-	res, err := c.Exec(ctx, pinnedPath+localFunctionsSQL).ReadAll()
+	// One round trip: the queries after the SET, in its implicit
+	// transaction, each a result of its own.
+	res, err := c.Exec(ctx, pinnedPath+localFunctionsSQL+";\n"+localAliasesSQL+";\n"+localUsesSQL+";\n"+localViewsSQL+";\n"+localRemoteSQL).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	for _, r := range res {
-		for _, row := range r.Rows {
-			loc.opaque[string(row[0])] = true
-			if string(row[1]) == "t" {
-				loc.fields[string(row[0])] = true
-			}
+	if len(res) != 6 {
+		return nil, fmt.Errorf("read the database's own functions: %d results, want 6", len(res))
+	}
+	functions, aliases, uses, views, remote := res[1].Rows, res[2].Rows, res[3].Rows, res[4].Rows, res[5].Rows
+	for _, row := range functions {
+		loc.opaque[string(row[0])] = true
+		if string(row[1]) == "t" {
+			loc.fields[string(row[0])] = true
 		}
 	}
-	res, err = c.Exec(ctx, pinnedPath+localAliasesSQL).ReadAll()
-	if err != nil {
-		return nil, pgOpenError(err)
-	}
-	for _, r := range res {
-		for _, row := range r.Rows {
-			name, code := string(row[0]), string(row[1])
-			if _, d := denied(code); d && loc.aliases[name] == "" {
-				loc.aliases[name] = code
-			}
+	for _, row := range aliases {
+		name, code := string(row[0]), string(row[1])
+		if _, d := denied(code); d && loc.aliases[name] == "" {
+			loc.aliases[name] = code
 		}
-	}
-	res, err = c.Exec(ctx, pinnedPath+localUsesSQL).ReadAll()
-	if err != nil {
-		return nil, pgOpenError(err)
 	}
 	bad := func(fn string) bool { _, d := denied(fn); _, a := loc.alias(fn); return d || a || loc.opaque[fn] }
-	for _, r := range res {
-		for _, row := range r.Rows {
-			kind, name, what := string(row[0]), string(row[1]), string(row[2])
-			switch kind {
-			case "o":
-				if bad(what) {
-					loc.ops[name] = what
+	for _, row := range uses {
+		kind, name, what := string(row[0]), string(row[1]), string(row[2])
+		switch kind {
+		case "o":
+			if bad(what) {
+				loc.ops[name] = what
+			}
+		case "c", "i", "r":
+			if bad(what) {
+				loc.types[name] = what
+				if kind == "i" && loc.implicit == "" {
+					loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
 				}
-			case "c", "i", "r":
-				if bad(what) {
-					loc.types[name] = what
-					if kind == "i" && loc.implicit == "" {
-						loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
-					}
-				}
-			case "p":
-				if bad(what) && loc.implicit == "" {
-					loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
-				}
-			case "a":
-				if bad(what) {
-					loc.opaque[name] = true
-				}
-			case "d":
-				if err := deniedCall(lex(what), "a domain", loc); err != nil {
-					loc.types[name] = "a function its CHECK calls"
-				}
+			}
+		case "p":
+			if bad(what) && loc.implicit == "" {
+				loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
+			}
+		case "a":
+			if bad(what) {
+				loc.opaque[name] = true
+			}
+		case "d":
+			if err := deniedCall(lex(what), "a domain", loc); err != nil {
+				loc.types[name] = "a function its CHECK calls"
 			}
 		}
 	}
-	res, err = c.Exec(ctx, pinnedPath+localViewsSQL).ReadAll()
-	if err != nil {
-		return nil, pgOpenError(err)
-	}
-	for _, r := range res {
-		for _, row := range r.Rows {
-			if view, fn := string(row[0]), string(row[1]); bad(fn) {
-				loc.views[view] = fn
-			}
+	for _, row := range views {
+		if view, fn := string(row[0]), string(row[1]); bad(fn) {
+			loc.views[view] = fn
 		}
 	}
-	res, err = c.Exec(ctx, pinnedPath+localRemoteSQL).ReadAll()
-	if err != nil {
-		return nil, pgOpenError(err)
-	}
-	for _, r := range res {
-		for _, row := range r.Rows {
-			loc.remote[string(row[0])] = string(row[1])
-		}
+	for _, row := range remote {
+		loc.remote[string(row[0])] = string(row[1])
 	}
 	return loc, nil
 }
