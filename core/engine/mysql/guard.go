@@ -663,9 +663,17 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	// Every database's views: a query may name another database's, which
 	// its definer runs as this database's would be.
-	defs := map[string]string{}
+	// Each definition is lexed once, as it is read: one that cannot be
+	// read is refused at once.
+	defs := map[string][]token{}
 	if err := read("SELECT "+objectName+", VIEW_DEFINITION FROM information_schema.VIEWS", func(name, def string) {
-		defs[strings.ToUpper(name)] = def
+		name = strings.ToUpper(name)
+		toks, lerr := lex(def)
+		if lerr != nil {
+			k.views[name] = "its definition cannot be read (" + lerr.reason + ")"
+			return
+		}
+		defs[name] = toks
 	}); err != nil {
 		return nil, err
 	}
@@ -673,23 +681,13 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// refused view is found on a later round.
 	for changed := true; changed; {
 		changed = false
-		for name, def := range defs {
+		for name, toks := range defs {
 			if _, done := k.views[name]; done {
 				continue
 			}
-			toks, lerr := lex(def)
-			var why string
-			switch {
-			case lerr != nil:
-				why = "its definition cannot be read (" + lerr.reason + ")"
-			default:
-				var rej *guard.Rejection
-				if err := vetTokens(toks, k); errors.As(err, &rej) {
-					why = "its definition is refused: " + rej.Reason
-				}
-			}
-			if why != "" {
-				k.views[name] = why
+			var rej *guard.Rejection
+			if err := vetTokens(toks, k); errors.As(err, &rej) {
+				k.views[name] = "its definition is refused: " + rej.Reason
 				changed = true
 			}
 		}
