@@ -28,6 +28,16 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	ctx, cancel := engine.RehearsalContext(ctx)
 	defer cancel()
+	// A scratch user that could reach the checked database is refused
+	// before anything else is read.
+	c, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, scratch))}
+	}
+	defer c.Close(context.Background())
+	if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
+		return nil, err
+	}
 	orig, err := e.readSchema(ctx, func(ctx context.Context, sql string) ([][]string, error) {
 		rows, err := e.rows(ctx, sql)
 		if err != nil {
@@ -44,14 +54,6 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the schema of %s: %w", e.display, err)
-	}
-	c, err := pgconn.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, scratch))}
-	}
-	defer c.Close(context.Background())
-	if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
-		return nil, err
 	}
 	name, err := engine.RehearsalName()
 	if err != nil {
@@ -176,11 +178,11 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 // (NULL where pg_control_system is not executable), a role by its oid,
 // the same on every database of a cluster.
 const (
-	checkedServerSQL = `SELECT CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
-	THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())::text END, d.datdba::text
+	clusterIDSQL = `CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
+	THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())::text END`
+	checkedServerSQL = `SELECT ` + clusterIDSQL + `, d.datdba::text
 FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()`
-	scratchRightsSQL = `SELECT CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
-	THEN (SELECT system_identifier FROM pg_catalog.pg_control_system())::text END,
+	scratchRightsSQL = `SELECT ` + clusterIDSQL + `,
 	s.rolname::text, s.rolsuper::text,
 	coalesce((SELECT o.rolname::text FROM pg_catalog.pg_roles o WHERE o.oid = $1::oid AND pg_catalog.pg_has_role(s.oid, o.oid, 'MEMBER')), ''),
 	coalesce((SELECT g.rolname::text FROM pg_catalog.pg_roles g WHERE g.rolsuper AND pg_catalog.pg_has_role(s.oid, g.oid, 'MEMBER') ORDER BY 1 LIMIT 1), ''),
