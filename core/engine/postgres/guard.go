@@ -406,15 +406,7 @@ func deniedCall(toks []token, where string, loc *local) error {
 		if i+1 == len(toks) || toks[i+1].kind != 'p' || toks[i+1].text != "(" {
 			continue
 		}
-		why, ok := denied(name)
-		if b, alias := loc.alias(name); !ok && alias {
-			why, _ = denied(b)
-			why, ok = fmt.Sprintf("is %s() under another name: it %s", b, why), true
-		}
-		if !ok && loc != nil && loc.opaque[name] {
-			why, ok = "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
-		}
-		if ok {
+		if why, ok := loc.refusedCall(name); ok {
 			return &guard.Rejection{
 				What:   name + "()",
 				Reason: fmt.Sprintf("%s() is not allowed in %s: it %s", name, where, why),
@@ -852,7 +844,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 			loc.aliases[name] = code
 		}
 	}
-	bad := func(fn string) bool { _, d := denied(fn); _, a := loc.alias(fn); return d || a || loc.opaque[fn] }
+	bad := func(fn string) bool { _, ok := loc.refusedCall(fn); return ok }
 	for _, row := range uses {
 		kind, name, what := string(row[0]), string(row[1]), string(row[2])
 		switch kind {
@@ -892,18 +884,25 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	return loc, nil
 }
 
-// alias returns the denied function whose code the database's function
-// name runs under its own name (false when it is denied by name already,
-// or not such a function; also when loc is nil).
-func (loc *local) alias(name string) (string, bool) {
+// refusedCall says why a call of the function name is refused: it is
+// denied, is a denied function under another name, or runs the
+// database's own code that the guard cannot see into (loc may be nil:
+// denied functions only).
+func (loc *local) refusedCall(name string) (string, bool) {
+	if why, ok := denied(name); ok {
+		return why, true
+	}
 	if loc == nil {
 		return "", false
 	}
-	if _, d := denied(name); d {
-		return "", false
+	if b, ok := loc.aliases[name]; ok {
+		why, _ := denied(b)
+		return fmt.Sprintf("is %s() under another name: it %s", b, why), true
 	}
-	b, ok := loc.aliases[name]
-	return b, ok
+	if loc.opaque[name] {
+		return "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
+	}
+	return "", false
 }
 
 // none reports whether the database has nothing of its own that vet
