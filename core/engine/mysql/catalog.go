@@ -228,10 +228,7 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 		if ctx.Err() != nil {
 			return
 		}
-		if _, refused := k.view(strings.ToUpper(t.Name)); refused {
-			continue
-		}
-		if _, remote := k.remoteTable(strings.ToUpper(t.Name)); remote {
+		if _, _, _, refused := k.object(strings.ToUpper(t.Name)); refused {
 			continue
 		}
 		if (t.Kind == "view" || t.RowCount <= exactCountRows) && count.Left() {

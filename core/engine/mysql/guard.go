@@ -294,20 +294,20 @@ type known struct {
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
 
-func (k *known) view(name string) (string, bool) {
+// object says why the view or table name (upper-cased, SCHEMA.NAME in
+// another database) is refused, as what kind ("view" or "table") and
+// with a hint; ok is false when it is not (also when k is nil).
+func (k *known) object(name string) (kind, why, hint string, ok bool) {
 	if k == nil {
-		return "", false
+		return "", "", "", false
 	}
-	why, ok := k.views[name]
-	return why, ok
-}
-
-func (k *known) remoteTable(name string) (string, bool) {
-	if k == nil {
-		return "", false
+	if why, ok := k.views[name]; ok {
+		return "view", why, "query the tables it reads instead", true
 	}
-	why, ok := k.remote[name]
-	return why, ok
+	if why, ok := k.remote[name]; ok {
+		return "table", why, "query the database it reads directly, or ask the database's owner for a table that holds the rows", true
+	}
+	return "", "", "", false
 }
 
 // qualifiedName is the upper-cased SCHEMA.NAME that toks[i] (a schema)
@@ -542,6 +542,14 @@ func vetTokens(toks []token, k *known) error {
 	refused := func(what, reason, hint string) error {
 		return &guard.Rejection{What: what, Reason: reason, Hint: hint}
 	}
+	// object refuses a refused view or table, name as k holds it,
+	// written as the statement does.
+	object := func(name, written string) error {
+		if kind, why, hint, ok := k.object(name); ok {
+			return refused(kind+" "+written, "the "+kind+" "+written+" is not allowed: "+why, hint)
+		}
+		return nil
+	}
 	for i, t := range toks {
 		next := func(k int) token {
 			if i+k < len(toks) {
@@ -585,19 +593,12 @@ func vetTokens(toks []token, k *known) error {
 				return refused(word+" VALUE FOR", word+" VALUE FOR is not allowed: it reads or advances a sequence", readOnlyHint)
 			}
 		}
-		if why, ok := k.view(t.up); ok {
-			return refused("view "+t.text, "the view "+t.text+" is not allowed: "+why, "query the tables it reads instead")
-		}
-		if why, ok := k.remoteTable(t.up); ok {
-			return refused("table "+t.text, "the table "+t.text+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+		if err := object(t.up, t.text); err != nil {
+			return err
 		}
 		if q := qualifiedName(toks, i); q != "" && !(i > 0 && toks[i-1].text == ".") {
-			written := t.text + "." + toks[i+2].text
-			if why, ok := k.view(q); ok {
-				return refused("view "+written, "the view "+written+" is not allowed: "+why, "query the tables it reads instead")
-			}
-			if why, ok := k.remoteTable(q); ok {
-				return refused("table "+written, "the table "+written+" is not allowed: "+why, "query the database it reads directly, or ask the database's owner for a table that holds the rows")
+			if err := object(q, t.text+"."+toks[i+2].text); err != nil {
+				return err
 			}
 		}
 		if next(1).text != "(" || next(1).kind != tPunct {
