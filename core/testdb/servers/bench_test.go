@@ -72,18 +72,7 @@ func BenchmarkFresh(b *testing.B) {
 // dropDatabase drops a database a test made with Load.
 func dropDatabase(t testing.TB, srv server, name string) {
 	t.Helper()
-	ctx := context.Background()
-	if srv.engine == "postgres" {
-		admin := pgAdmin(t, srv)
-		defer admin.Close(ctx)
-		if err := pgDropDatabase(ctx, admin, name); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	admin := mysqlAdmin(t, srv)
-	defer admin.Close()
-	if err := mysqlDropDatabase(ctx, admin, name); err != nil {
+	if err := srv.dropDatabase(context.Background(), name); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -88,7 +88,7 @@ func PostgresOf(t testing.TB, path string) string {
 	if err := pgCreateDatabase(ctx, admin, name, tpl); err != nil {
 		t.Fatalf("copy the template %s: %v", tpl, err)
 	}
-	pgCleanup(t, srv, "the test database", func(ctx context.Context, admin *pgx.Conn) error { return pgDropDatabase(ctx, admin, name) })
+	srv.dropAtEnd(t, "the test database", name)
 	return srv.database(name)
 }
 
@@ -112,15 +112,17 @@ func PostgresScratch(t testing.TB) string {
 	if _, err := admin.Exec(ctx, "CREATE ROLE "+role+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"); err != nil {
 		t.Fatalf("create the scratch role: %v", err)
 	}
-	pgCleanup(t, srv, "the scratch role", func(ctx context.Context, admin *pgx.Conn) error {
-		_, err := admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-		return err
+	atEnd(t, "the scratch role", func(ctx context.Context) error {
+		return srv.pgAdminDo(ctx, func(admin *pgx.Conn) error {
+			_, err := admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+			return err
+		})
 	})
 	name := freshName(t)
 	if err := pgCreateDatabase(ctx, admin, name, ""); err != nil {
 		t.Fatal(err)
 	}
-	pgCleanup(t, srv, "the scratch database", func(ctx context.Context, admin *pgx.Conn) error { return pgDropDatabase(ctx, admin, name) })
+	srv.dropAtEnd(t, "the scratch database", name)
 	if _, err := admin.Exec(ctx, "ALTER DATABASE "+quoteIdent(name, '"')+" OWNER TO "+role); err != nil {
 		t.Fatalf("give the scratch database to its role: %v", err)
 	}
@@ -143,18 +145,44 @@ func pgAdmin(t testing.TB, srv server) *pgx.Conn {
 	return c
 }
 
-// pgCleanup runs drop on a connection of the server's administrator when
-// the test ends, failing the test on an error.
-func pgCleanup(t testing.TB, srv server, what string, drop func(context.Context, *pgx.Conn) error) {
+// pgAdminDo runs fn on a connection of its own to srv's administrative
+// database.
+func (srv server) pgAdminDo(ctx context.Context, fn func(admin *pgx.Conn) error) error {
+	admin, err := connectPG(ctx, srv.admin())
+	if err != nil {
+		return err
+	}
+	defer admin.Close(context.Background())
+	return fn(admin)
+}
+
+// dropDatabase drops the database name on srv, on an administrative
+// connection of its own.
+func (srv server) dropDatabase(ctx context.Context, name string) error {
+	if srv.engine == "postgres" {
+		return srv.pgAdminDo(ctx, func(admin *pgx.Conn) error { return pgDropDatabase(ctx, admin, name) })
+	}
+	admin, err := openMySQL(srv.admin(), map[string]string{"lock_wait_timeout": "20"})
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	return mysqlDropDatabase(ctx, admin, name)
+}
+
+// dropAtEnd drops the database name on srv when the test ends; what names
+// it in the test's failure when it cannot.
+func (srv server) dropAtEnd(t testing.TB, what, name string) {
+	atEnd(t, what, func(ctx context.Context) error { return srv.dropDatabase(ctx, name) })
+}
+
+// atEnd runs drop when the test ends, with 30 s to finish, failing the
+// test on an error; what names what drop removes.
+func atEnd(t testing.TB, what string, drop func(context.Context) error) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		admin, err := connectPG(ctx, srv.admin())
-		if err == nil {
-			err = drop(ctx, admin)
-			admin.Close(context.Background())
-		}
-		if err != nil {
+		if err := drop(ctx); err != nil {
 			t.Errorf("drop %s: %v", what, err)
 		}
 	})
@@ -176,18 +204,7 @@ func MySQLOf(t testing.TB, path string) string {
 	if _, err := srv.load(ctx, name, s, nil, tpl); err != nil {
 		t.Fatalf("copy the template %s: %v", tpl, err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		admin, err := openMySQL(srv.admin(), map[string]string{"lock_wait_timeout": "20"})
-		if err == nil {
-			err = mysqlDropDatabase(ctx, admin, name)
-			admin.Close()
-		}
-		if err != nil {
-			t.Errorf("drop the test database: %v", err)
-		}
-	})
+	srv.dropAtEnd(t, "the test database", name)
 	return srv.database(name)
 }
 
@@ -299,26 +316,26 @@ func probe(engine string) (server, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), reachTimeout)
 	defer cancel()
-	if engine == "postgres" {
-		c, err := connectPG(ctx, srv.admin())
-		if err == nil {
-			_, err = c.Exec(ctx, "SELECT 1")
-			c.Close(context.Background())
-		}
-		if err != nil {
-			return server{}, &unreachable{fmt.Sprintf("%s not reachable at %s (%v): start it with `%s` (this is what .ci/run does), or set %s to a server's URL", name, srv, err, start, env)}
-		}
-		return srv, nil
-	}
-	db, err := openMySQL(srv.admin(), nil)
-	if err == nil {
-		err = db.PingContext(ctx)
-		db.Close()
-	}
-	if err != nil {
+	if err := srv.ping(ctx); err != nil {
 		return server{}, &unreachable{fmt.Sprintf("%s not reachable at %s (%v): start it with `%s` (this is what .ci/run does), or set %s to a server's URL", name, srv, err, start, env)}
 	}
 	return srv, nil
+}
+
+// ping makes one round trip to srv's administrative database.
+func (srv server) ping(ctx context.Context) error {
+	if srv.engine == "postgres" {
+		return srv.pgAdminDo(ctx, func(c *pgx.Conn) error {
+			_, err := c.Exec(ctx, "SELECT 1")
+			return err
+		})
+	}
+	db, err := openMySQL(srv.admin(), nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.PingContext(ctx)
 }
 
 // Templates: one per server and source file, made once per test binary

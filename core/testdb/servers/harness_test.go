@@ -203,14 +203,11 @@ func databasesLike(t *testing.T, srv server, tpl string) []string {
 func dropTemplate(t testing.TB, srv server, name string) {
 	if srv.engine == "postgres" {
 		ctx := context.Background()
-		admin, err := connectPG(ctx, srv.admin())
+		err := srv.pgAdminDo(ctx, func(admin *pgx.Conn) error {
+			admin.Exec(ctx, "ALTER DATABASE "+quoteIdent(name, '"')+" WITH IS_TEMPLATE false")
+			return pgDropDatabase(ctx, admin, name)
+		})
 		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer admin.Close(ctx)
-		admin.Exec(ctx, "ALTER DATABASE "+quoteIdent(name, '"')+" WITH IS_TEMPLATE false")
-		if err := pgDropDatabase(ctx, admin, name); err != nil {
 			t.Error(err)
 		}
 		return
