@@ -218,12 +218,7 @@ func TestBudgetsStopCleanly(t *testing.T) {
 		}
 
 		// Three failed statements end the question too.
-		f2 := llmtest.New(t, provider,
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
-			llmtest.Text("never reached"),
-		)
+		f2 := llmtest.New(t, provider, append(threeFailures(), llmtest.Text("never reached"))...)
 		b, err := newAgent(t, d, f2, agent.Options{}).Ask(context.Background(), "q", nil)
 		if err != nil || b.Status != answer.StatusBudget || !strings.Contains(b.Answer, "3 SQL attempts failed") {
 			t.Fatalf("failed-SQL budget: %v %+v", err, b)
@@ -298,19 +293,12 @@ func TestAskAfterSendsPriorTurns(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []string{"user: How many customers?", "assistant: There are 2,400 customers.", "user: And in the first country?"}
-		got := conversation(f.Texts(0))
-		if len(got) == 3 {
-			// The question comes with the cards a search picked.
-			got[2], _, _ = strings.Cut(got[2], "\n\n(Tables that may be relevant")
-		}
+		got := withoutCards(conversation(f.Texts(0)))
 		if !slices.Equal(got, want) {
 			t.Fatalf("first request carried %q, want %q", got, want)
 		}
 		ask(t, a, "hello")
-		got = conversation(f.Texts(3))
-		if len(got) == 1 {
-			got[0], _, _ = strings.Cut(got[0], "\n\n(Tables that may be relevant")
-		}
+		got = withoutCards(conversation(f.Texts(3)))
 		if !slices.Equal(got, []string{"user: hello"}) {
 			t.Fatalf("a question on its own carried %q", got)
 		}
@@ -321,6 +309,26 @@ func TestAskAfterSendsPriorTurns(t *testing.T) {
 // messages) from a request's texts.
 func conversation(texts []string) []string {
 	return slices.DeleteFunc(texts, func(s string) bool { return strings.HasPrefix(s, "system: ") })
+}
+
+// withoutCards drops from a conversation's last text, the question, the
+// schema cards a search picked for it (the sample's cards do not all fit
+// in a request of agent.RequestBytes).
+func withoutCards(texts []string) []string {
+	if n := len(texts); n > 0 {
+		texts[n-1], _, _ = strings.Cut(texts[n-1], "\n\n(Tables that may be relevant")
+	}
+	return texts
+}
+
+// threeFailures is a model's script of three statements that fail, which
+// spend the failed-SQL budget.
+func threeFailures() []llmtest.Turn {
+	return []llmtest.Turn{
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
+		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
+	}
 }
 
 func TestRateLimitThenSuccess(t *testing.T) {

@@ -187,11 +187,7 @@ func TestReviewRevisionGoesThroughTheGuard(t *testing.T) {
 func TestEscalationAfterRepeatedFailures(t *testing.T) {
 	llmtest.EachProvider(t, func(t *testing.T, prov string) {
 		d := sample(t)
-		weak := llmtest.New(t, prov,
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
-			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
-		)
+		weak := llmtest.New(t, prov, threeFailures()...)
 		strong := llmtest.New(t, prov,
 			llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
 			llmtest.Text("There are 11,887 orders."),
@@ -207,10 +203,7 @@ func TestEscalationAfterRepeatedFailures(t *testing.T) {
 		// The stronger model started again from the question alone (with
 		// the cards a schema search picks for it: the sample's schema does
 		// not fit in a request).
-		got := conversation(strong.Texts(0))
-		if len(got) == 1 {
-			got[0], _, _ = strings.Cut(got[0], "\n\n(Tables that may be relevant")
-		}
+		got := withoutCards(conversation(strong.Texts(0)))
 		if len(got) != 1 || got[0] != "user: How many orders?" {
 			t.Errorf("escalation started with %q", got)
 		}
@@ -394,11 +387,7 @@ func TestReviewReplies(t *testing.T) {
 // The escalated attempt spends the same model-call budget.
 func TestEscalationWithinTheBudget(t *testing.T) {
 	d := sample(t)
-	weak := llmtest.New(t, "anthropic",
-		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nope FROM orders"}`)),
-		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT nada FROM orders"}`)),
-		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT zip FROM orders"}`)),
-	)
+	weak := llmtest.New(t, "anthropic", threeFailures()...)
 	strong := llmtest.New(t, "anthropic",
 		llmtest.Calls(llmtest.Call("run_sql", `{"sql":"SELECT count(*) FROM orders"}`)),
 		llmtest.Text("never reached"),
