@@ -211,10 +211,6 @@ func first(dir string, wantDir bool, names []string) string {
 // BIRD's prediction files name them (question_id is not unique in
 // mini-dev: 137 and 138 appear twice).
 func loadBIRD(dir string) ([]Case, string, error) {
-	qfile := firstFile(dir, "mini_dev_sqlite.json", "dev.json")
-	if qfile == "" {
-		return nil, "", fmt.Errorf("%w: bird:%s has no mini_dev_sqlite.json or dev.json (point at the folder of the BIRD download that holds them)", ErrUnknownSuite, dir)
-	}
 	type entry struct {
 		DBID       string `json:"db_id"`
 		Question   string `json:"question"`
@@ -222,7 +218,7 @@ func loadBIRD(dir string) ([]Case, string, error) {
 		SQL        string `json:"SQL"`
 		Difficulty string `json:"difficulty"`
 	}
-	entries, err := readEntries[entry]("BIRD", qfile)
+	qfile, entries, err := readEntries[entry]("BIRD", dir, "them", "mini_dev_sqlite.json", "dev.json")
 	if err != nil {
 		return nil, "", err
 	}
@@ -247,18 +243,25 @@ func loadBIRD(dir string) ([]Case, string, error) {
 	return cases, dbDir, checkIDs(qfile, cases)
 }
 
-// readEntries reads the JSON array of a suite's question file; suite
-// ("BIRD", "Spider") names it in errors.
-func readEntries[T any](suite, qfile string) ([]T, error) {
+// readEntries reads the JSON array of a suite's question file, the first
+// of names in dir, and returns the file's path. suite ("BIRD", "Spider")
+// names it in errors; holds says what the download's folder holds, for
+// the error when dir has none of names.
+func readEntries[T any](suite, dir, holds string, names ...string) (string, []T, error) {
+	qfile := firstFile(dir, names...)
+	if qfile == "" {
+		return "", nil, fmt.Errorf("%w: %s:%s has no %s (point at the folder of the %s download that holds %s)",
+			ErrUnknownSuite, strings.ToLower(suite), dir, strings.Join(names, " or "), suite, holds)
+	}
 	raw, err := os.ReadFile(qfile)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", suite, err)
+		return "", nil, fmt.Errorf("load %s: %w", suite, err)
 	}
 	var entries []T
 	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, fmt.Errorf("load %s %s: %w", suite, qfile, err)
+		return "", nil, fmt.Errorf("load %s %s: %w", suite, qfile, err)
 	}
-	return entries, nil
+	return qfile, entries, nil
 }
 
 // goldLines reads a gold file of SQL<TAB>db_id lines and returns the SQL.
@@ -284,16 +287,12 @@ func goldLines(path string) ([]string, error) {
 // with databases in database/<db>/<db>.sqlite. Spider has no ids; a case
 // is named by its position in dev.json.
 func loadSpider(dir string) ([]Case, string, error) {
-	qfile := firstFile(dir, "dev.json")
-	if qfile == "" {
-		return nil, "", fmt.Errorf("%w: spider:%s has no dev.json (point at the folder of the Spider download that holds dev.json and database/)", ErrUnknownSuite, dir)
-	}
 	type entry struct {
 		DBID     string `json:"db_id"`
 		Question string `json:"question"`
 		Query    string `json:"query"`
 	}
-	entries, err := readEntries[entry]("Spider", qfile)
+	qfile, entries, err := readEntries[entry]("Spider", dir, "dev.json and database/", "dev.json")
 	if err != nil {
 		return nil, "", err
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,6 +132,22 @@ func TestLoadSpider(t *testing.T) {
 	}
 	if s.DBDir != filepath.Join(dir, "database") {
 		t.Errorf("database folder %q", s.DBDir)
+	}
+}
+
+// TestLoadNoQuestionFile: a downloaded benchmark's folder without its
+// question file is an unknown suite, and the error names the files looked
+// for and the folder to point at.
+func TestLoadNoQuestionFile(t *testing.T) {
+	dir := t.TempDir()
+	for suite, want := range map[string]string{
+		"bird:":   "unknown suite: bird:" + dir + " has no mini_dev_sqlite.json or dev.json (point at the folder of the BIRD download that holds them)",
+		"spider:": "unknown suite: spider:" + dir + " has no dev.json (point at the folder of the Spider download that holds dev.json and database/)",
+	} {
+		_, err := LoadSuite(suite + dir)
+		if !errors.Is(err, ErrUnknownSuite) || err.Error() != want {
+			t.Errorf("%s: %v\nwant %s", suite, err, want)
+		}
 	}
 }
 
