@@ -106,9 +106,7 @@ func PostgresScratch(t testing.TB) string {
 	defer admin.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var r [6]byte
-	rand.Read(r[:])
-	role := "tw_scratch_" + hex.EncodeToString(r[:])
+	role := "tw_scratch_" + random48()
 	if _, err := admin.Exec(ctx, "CREATE ROLE "+role+" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE"); err != nil {
 		t.Fatalf("create the scratch role: %v", err)
 	}
@@ -231,9 +229,15 @@ func freshName(t testing.TB) string {
 			b.WriteByte('_')
 		}
 	}
+	return "tw_" + strings.Trim(b.String(), "_") + "_" + random48()
+}
+
+// random48 is 48 random bits in 12 hex digits: what makes a test's
+// database or role name its own.
+func random48() string {
 	var r [6]byte
 	rand.Read(r[:])
-	return "tw_" + strings.Trim(b.String(), "_") + "_" + hex.EncodeToString(r[:])
+	return hex.EncodeToString(r[:])
 }
 
 // reachability is what one test binary learned about a server, once.
