@@ -25,14 +25,14 @@ import (
 // workload) through the in-process client: the server's own work per call
 // without a transport (the client's JSON work is in the figure too).
 func BenchmarkRunSQLPointQuery(b *testing.B) {
-	c := connect(b, benchServer(b))
+	c := connect(b, benchServer(b, sampleDB(b)))
 	benchPointQueries(b, c)
 }
 
 // BenchmarkRunSQLPointQueryHTTP is the same over streamable HTTP on
 // 127.0.0.1.
 func BenchmarkRunSQLPointQueryHTTP(b *testing.B) {
-	ts := httpServer(b, benchServer(b), HTTPOptions{Addr: "127.0.0.1:0"})
+	ts := httpServer(b, benchServer(b, sampleDB(b)), HTTPOptions{Addr: "127.0.0.1:0"})
 	tr, err := transport.NewStreamableHTTP(ts.URL + EndpointPath)
 	if err != nil {
 		b.Fatal(err)
@@ -50,7 +50,7 @@ func BenchmarkRunSQLPointQueryHTTP(b *testing.B) {
 // call (the server's and the lines' writing and reading), which other
 // work on the machine disturbs less than the wall time.
 func BenchmarkRunSQLPointQueryStdio(b *testing.B) {
-	benchStdio(b, benchServer(b))
+	benchStdio(b, benchServer(b, sampleDB(b)))
 }
 
 // BenchmarkRunSQLPointQueryStdioPostgres is the same on a PostgreSQL
@@ -59,9 +59,7 @@ func BenchmarkRunSQLPointQueryStdioPostgres(b *testing.B) {
 	d, err := db.Open(context.Background(), servers.PostgresSample(b), db.Options{})
 	require.NoError(b, err)
 	b.Cleanup(func() { d.Close() })
-	s, err := New(Options{Databases: []*db.DB{d}, Version: "bench"})
-	require.NoError(b, err)
-	benchStdio(b, s)
+	benchStdio(b, benchServer(b, d))
 }
 
 func benchStdio(b *testing.B, s *Server) {
@@ -127,8 +125,8 @@ func benchPointQueries(b *testing.B, c *client.Client) {
 
 // benchServer is a server as tablewise mcp builds it: unlike the tests'
 // servers, it does not validate results against their output schemas.
-func benchServer(b *testing.B) *Server {
-	s, err := New(Options{Databases: []*db.DB{sampleDB(b)}, Version: "bench"})
+func benchServer(b *testing.B, d *db.DB) *Server {
+	s, err := New(Options{Databases: []*db.DB{d}, Version: "bench"})
 	require.NoError(b, err)
 	return s
 }
@@ -143,7 +141,7 @@ const bigResultSQL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM
 // discards it: B/op is the server's own Go memory per call (no client
 // decodes in this process).
 func BenchmarkRunSQL8MBHTTP(b *testing.B) {
-	h, err := benchServer(b).NewHTTPHandler(HTTPOptions{Addr: "127.0.0.1:0"})
+	h, err := benchServer(b, sampleDB(b)).NewHTTPHandler(HTTPOptions{Addr: "127.0.0.1:0"})
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = h.Close(context.Background()) })
 	init := httptest.NewRecorder()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,15 +112,6 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 	if spec.Series != "" {
 		series = " per " + spec.Series
 	}
-	fmt.Fprintln(s.err, format.PrintableLine(fmt.Sprintf("wrote %s: %s chart of %s by %s%s (%dx%d)", o.out, spec.Kind, firstNonEmpty(spec.Y, "count"), spec.X, series, o.width, o.height)))
+	fmt.Fprintln(s.err, format.PrintableLine(fmt.Sprintf("wrote %s: %s chart of %s by %s%s (%dx%d)", o.out, spec.Kind, cmp.Or(spec.Y, "count"), spec.X, series, o.width, o.height)))
 	return nil
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

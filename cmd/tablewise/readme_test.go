@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +133,7 @@ func readmeCommands(t *testing.T, readme string) [][]string {
 			}
 			switch {
 			case len(words) >= 4 && words[0] == "claude" && words[1] == "mcp" && words[2] == "add":
-				i := slicesIndex(words, "--")
+				i := slices.Index(words, "--")
 				if i < 0 {
 					continue // an HTTP client entry: no command to run
 				}
@@ -147,15 +148,6 @@ func readmeCommands(t *testing.T, readme string) [][]string {
 		}
 	}
 	return out
-}
-
-func slicesIndex(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 // shellWords splits a line of the README's shell examples as sh would:

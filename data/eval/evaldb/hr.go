@@ -6,6 +6,17 @@ import (
 	"time"
 )
 
+// hrDeptSpan is the columns of dept_emp and dept_manager, which are alike
+// as in MySQL's sample: an employee's time in a department, as one of its
+// staff or as its manager.
+const hrDeptSpan = ` (
+  emp_no    INTEGER NOT NULL REFERENCES employees (emp_no),
+  dept_no   CHAR(4) NOT NULL REFERENCES departments (dept_no),
+  from_date DATE    NOT NULL,
+  to_date   DATE    NOT NULL,
+  PRIMARY KEY (emp_no, dept_no)
+)`
+
 // hr follows MySQL's "employees" sample: a current row has to_date
 // '9999-01-01'; an employee who left has no current dept_emp row. The
 // snapshot is taken on 2023-01-01. leave_requests is an addition with a
@@ -23,20 +34,8 @@ var hrSchema = []string{
   gender     CHAR(1)     NOT NULL CHECK (gender IN ('M', 'F')),
   hire_date  DATE        NOT NULL
 )`,
-	`CREATE TABLE dept_emp (
-  emp_no    INTEGER NOT NULL REFERENCES employees (emp_no),
-  dept_no   CHAR(4) NOT NULL REFERENCES departments (dept_no),
-  from_date DATE    NOT NULL,
-  to_date   DATE    NOT NULL,
-  PRIMARY KEY (emp_no, dept_no)
-)`,
-	`CREATE TABLE dept_manager (
-  emp_no    INTEGER NOT NULL REFERENCES employees (emp_no),
-  dept_no   CHAR(4) NOT NULL REFERENCES departments (dept_no),
-  from_date DATE    NOT NULL,
-  to_date   DATE    NOT NULL,
-  PRIMARY KEY (emp_no, dept_no)
-)`,
+	`CREATE TABLE dept_emp` + hrDeptSpan,
+	`CREATE TABLE dept_manager` + hrDeptSpan,
 	`CREATE TABLE titles (
   emp_no    INTEGER     NOT NULL REFERENCES employees (emp_no),
   title     VARCHAR(50) NOT NULL,
