@@ -337,13 +337,21 @@ func (c *Conn) DBConfig(op int, on bool) bool {
 	if on {
 		v = 1
 	}
+	ok, now := c.dbConfig(op, v)
+	return ok && now == v
+}
+
+// dbConfig calls sqlite3_db_config for the boolean option op with v (1
+// on, 0 off, -1 only read) and reports whether the call succeeded and the
+// option's value after it (-1 when SQLite did not say).
+func (c *Conn) dbConfig(op int, v int32) (ok bool, now int32) {
 	out := c.tls.Alloc(8)
 	defer c.tls.Free(8)
 	*(*int32)(cptr(out)) = -1
 	va := libc.NewVaList(v, out)
 	defer libc.Xfree(c.tls, va)
 	rc := sqlite3.Xsqlite3_db_config(c.tls, c.db, int32(op), va)
-	return rc == sqlite3.SQLITE_OK && *(*int32)(cptr(out)) == v
+	return rc == sqlite3.SQLITE_OK, *(*int32)(cptr(out))
 }
 
 // db_config options.
@@ -484,21 +492,21 @@ func init() {
 }
 
 // ConfigureHeap sets the process-wide hard heap limit in bytes.
-func ConfigureHeap(limit int64) {
-	tls := libc.NewTLS()
-	defer tls.Close()
-	sqlite3.Xsqlite3_hard_heap_limit64(tls, limit)
-}
+func ConfigureHeap(limit int64) { hardHeapLimit(limit) }
 
 // HeapLimitEnforced reports whether memory statistics were switched on
 // before SQLite initialized, so that the hard heap limit is enforced.
 func HeapLimitEnforced() bool { return heapStatus.Load() }
 
 // HeapLimit reports the current hard heap limit (0: none).
-func HeapLimit() int64 {
+func HeapLimit() int64 { return hardHeapLimit(-1) }
+
+// hardHeapLimit calls sqlite3_hard_heap_limit64 with n (negative: only
+// read) and returns the limit before the call.
+func hardHeapLimit(n int64) int64 {
 	tls := libc.NewTLS()
 	defer tls.Close()
-	return sqlite3.Xsqlite3_hard_heap_limit64(tls, -1)
+	return sqlite3.Xsqlite3_hard_heap_limit64(tls, n)
 }
 
 // Version is SQLite's version string.
@@ -620,13 +628,8 @@ func (c *Conn) ReadOnly() bool {
 
 // DBConfigGet reads a boolean sqlite3_db_config option.
 func (c *Conn) DBConfigGet(op int) bool {
-	out := c.tls.Alloc(8)
-	defer c.tls.Free(8)
-	*(*int32)(cptr(out)) = -1
-	va := libc.NewVaList(int32(-1), out)
-	defer libc.Xfree(c.tls, va)
-	sqlite3.Xsqlite3_db_config(c.tls, c.db, int32(op), va)
-	return *(*int32)(cptr(out)) == 1
+	_, now := c.dbConfig(op, -1)
+	return now == 1
 }
 
 // Lookaside sets the connection's lookaside memory
