@@ -395,9 +395,7 @@ func TestForeignProgram(t *testing.T) {
 	if tb := cat.Table("ran"); tb == nil || len(tb.Sample) != 0 {
 		t.Errorf("the catalog's table ran: %+v", tb)
 	}
-	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the program ran: %s exists (%v)", ran, err)
-	}
+	notCreated(t, ran, "the program ran")
 	res, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file ORDER BY id`, query.Options{MaxRows: 10, Timeout: 5e9})
 	if err != nil || len(res.Rows) != 2 || res.Rows[1][0] != "Jazz" {
 		t.Errorf("a file's foreign table: %v %v", res, err)
@@ -518,9 +516,7 @@ func TestForeignServer(t *testing.T) {
 	if tb := cat.Table("ran_remote"); tb == nil || len(tb.Sample) != 0 {
 		t.Errorf("the catalog's table ran_remote: %+v", tb)
 	}
-	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the program ran: %s exists (%v)", ran, err)
-	}
+	notCreated(t, ran, "the program ran")
 	if n := servers.PostgresColumn[bool](t, a, `SELECT is_called FROM planned`); n[0] {
 		t.Errorf("the remote side's planner advanced a sequence")
 	}
@@ -579,9 +575,7 @@ func TestOwnObjectsInSystemSchemas(t *testing.T) {
 		`SELECT x FROM information_schema.tw_runs`,
 		`SELECT information_schema.tw_host('/etc/hostname')`,
 		`SELECT @@@ '/etc/hostname'`)
-	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the program ran: %s exists (%v)", ran, err)
-	}
+	notCreated(t, ran, "the program ran")
 }
 
 // TestSearchPathShadow: a database whose search_path puts a schema before
@@ -611,9 +605,7 @@ func TestSearchPathShadow(t *testing.T) {
 	if _, err := e.Catalog(context.Background()); err != nil && !errors.As(err, &rej) {
 		t.Errorf("the catalog: %v", err)
 	}
-	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
-	}
+	notCreated(t, ran, "the owner's function ran")
 }
 
 // TestIndexTrialRunsNothing: trying an index calls HypoPG's functions by
@@ -633,9 +625,7 @@ func TestIndexTrialRunsNothing(t *testing.T) {
 	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "hypopg_reset") {
 		t.Errorf("an index trial with a replaced hypopg_reset: %v", err)
 	}
-	if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the owner's function ran: %s exists (%v)", ran, err)
-	}
+	notCreated(t, ran, "the owner's function ran")
 }
 
 // TestPlannerLoadsNothing: the planner simplifies what it loads about a
@@ -821,6 +811,15 @@ func refused(t *testing.T, e *postgres.Engine, want string, statements ...string
 		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
 			t.Errorf("%s: not refused with a reason naming %q: %v", sql, want, err)
 		}
+	}
+}
+
+// notCreated fails t, saying what happened, when path exists: the file a
+// refused statement's code would have created.
+func notCreated(t *testing.T, path, what string) {
+	t.Helper()
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s: %s exists (%v)", what, path, err)
 	}
 }
 
