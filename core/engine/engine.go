@@ -27,6 +27,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/format"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -193,6 +194,12 @@ type SchemaVersioner interface {
 // deadline passes. Its rows are counted, never returned.
 type Analyzer interface {
 	ExplainAnalyze(ctx context.Context, sql string, timeout time.Duration) (*Plan, error)
+}
+
+// NotMeasurable is the refusal of an Analyzer asked to measure a
+// statement that is not a query; first is the statement's first word.
+func NotMeasurable(first string) *guard.Rejection {
+	return &guard.Rejection{What: "EXPLAIN ANALYZE of " + first, Reason: "only a query (SELECT, WITH, VALUES, TABLE) can be measured", Hint: "explain a SELECT"}
 }
 
 // PlanStep is one node of a plan.

@@ -95,7 +95,7 @@ func measurable(stmt string) error {
 		case "SELECT", "WITH", "VALUES", "TABLE":
 			return nil
 		}
-		return &guard.Rejection{What: "EXPLAIN ANALYZE of " + t.up, Reason: "only a query (SELECT, WITH, VALUES, TABLE) can be measured", Hint: "explain a SELECT"}
+		return engine.NotMeasurable(t.up)
 	}
 	return guard.ErrEmpty
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tablewise/tablewise/core/engine"
-	"github.com/tablewise/tablewise/core/guard"
 )
 
 var _ engine.Analyzer = (*Engine)(nil)
@@ -29,7 +28,7 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sql string, timeout time.Du
 		return nil, err
 	}
 	if st.kind != "select" {
-		return nil, &guard.Rejection{What: "EXPLAIN ANALYZE of " + firstWord(lex(stmt)), Reason: "only a query (SELECT, WITH, VALUES, TABLE) can be measured", Hint: "explain a SELECT"}
+		return nil, engine.NotMeasurable(firstWord(lex(stmt)))
 	}
 	var plan *engine.Plan
 	err = e.inTx(ctx, timeout, func(ctx context.Context, c *pgconn.PgConn) error {
