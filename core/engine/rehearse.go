@@ -108,3 +108,21 @@ func SplitStatements[T any](script string, toks []T, end func(T) (int, bool)) []
 func NotCopied(stmt, why string) string {
 	return fmt.Sprintf("not copied to the rehearsal: %s (%s)", format.ClipRunes(strings.Join(strings.Fields(stmt), " "), 120), why)
 }
+
+// ScratchNamesChecked is the refusal of a --scratch URL (shown redacted)
+// that names the database being checked (display); made is what the
+// rehearsal creates and drops there ("a database", "a schema").
+func ScratchNamesChecked(shown, display, made string) error {
+	return &UsageError{Sentinel: ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop %s", shown, display, made)}
+}
+
+// DropRehearsal drops what a rehearsal created, on a context of its own
+// bounded by RehearsalDropTimeout (the rehearsal's may be over): drop on
+// the rehearsal's connection, and when that fails again on a new one.
+func DropRehearsal(drop, again func(ctx context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.Background(), RehearsalDropTimeout)
+	defer cancel()
+	if drop(ctx) != nil {
+		_ = again(ctx)
+	}
+}

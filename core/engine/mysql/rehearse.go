@@ -61,17 +61,18 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	if _, err := c.ExecContext(ctx, "CREATE DATABASE "+quoted); err != nil {
 		return nil, fmt.Errorf("create the rehearsal database %s on the scratch server %s: %w (the scratch user needs CREATE and DROP there)", name, engine.Redact(scratch), err)
 	}
-	defer func() {
-		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
-		defer cancel()
-		if _, err := c.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted); err != nil {
-			if c2, err := pool.Conn(dctx); err == nil {
-				_, _ = c2.ExecContext(dctx, "DROP DATABASE IF EXISTS "+quoted)
-				c2.Close()
-			}
+	defer engine.DropRehearsal(func(ctx context.Context) error {
+		_, err := c.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted)
+		return err
+	}, func(ctx context.Context) error {
+		c2, err := pool.Conn(ctx)
+		if err != nil {
+			return err
 		}
-	}()
+		defer c2.Close()
+		_, err = c2.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted)
+		return err
+	})
 	// The copy is made, and read back, under the engine's sql_mode, as the
 	// database was read; the scripts run under the server's own.
 	exec := func(q string) error {
@@ -145,7 +146,7 @@ func (e *Engine) scratchConfig(scratch string) (*mysql.Config, error) {
 	h1, p1, _ := net.SplitHostPort(cfg.Addr)
 	h2, p2, _ := net.SplitHostPort(e.addr)
 	if engine.SameHost(h1, h2) && p1 == p2 && cfg.DBName == e.dbName {
-		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a database", shown, e.display)}
+		return nil, engine.ScratchNamesChecked(shown, e.display, "a database")
 	}
 	return cfg, nil
 }

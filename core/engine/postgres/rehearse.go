@@ -66,18 +66,21 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	if err := exec(ctx, "CREATE SCHEMA "+quoteIdent(name)); err != nil {
 		return nil, fmt.Errorf("create the rehearsal schema %s in the scratch database %s: %w (the scratch user needs CREATE on that database)", name, engine.Redact(scratch), err)
 	}
-	defer func() {
-		// Dropped on a context of its own: the rehearsal's may be over.
-		dctx, cancel := context.WithTimeout(context.Background(), engine.RehearsalDropTimeout)
-		defer cancel()
-		drop := "DROP SCHEMA IF EXISTS " + quoteIdent(name) + " CASCADE"
-		if c.IsClosed() || c.TxStatus() != 'I' || exec(dctx, drop) != nil {
-			if c2, err := pgconn.ConnectConfig(dctx, cfg); err == nil {
-				_, _ = c2.Exec(dctx, drop).ReadAll()
-				c2.Close(dctx)
-			}
+	drop := "DROP SCHEMA IF EXISTS " + quoteIdent(name) + " CASCADE"
+	defer engine.DropRehearsal(func(ctx context.Context) error {
+		if c.IsClosed() || c.TxStatus() != 'I' {
+			return errors.New("the rehearsal's connection is closed or in a transaction")
 		}
-	}()
+		return exec(ctx, drop)
+	}, func(ctx context.Context) error {
+		c2, err := pgconn.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer c2.Close(ctx)
+		_, err = c2.Exec(ctx, drop).ReadAll()
+		return err
+	})
 	if err := exec(ctx, "SET search_path TO "+quoteIdent(name)); err != nil {
 		return nil, err
 	}
@@ -160,7 +163,7 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 		return c.Database
 	}
 	if engine.SameHost(cfg.Host, e.cfg.Host) && cfg.Port == e.cfg.Port && dbName(cfg) == dbName(e.cfg) {
-		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s names the database being checked (%s); tablewise never writes that one: give another database, on this server or another, where it may create and drop a schema", shown, e.display)}
+		return nil, engine.ScratchNamesChecked(shown, e.display, "a schema")
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = connectTimeout
