@@ -371,15 +371,11 @@ func TestExtensionFunctions(t *testing.T) {
 func TestForeignProgram(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, "CREATE EXTENSION file_fdw")
-	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir := serverDir(t, "tablewise-fdw-")
-	ran := filepath.Join(dir, "ran")
+	dir, ran := programTable(t, a)
 	csv := filepath.Join(dir, "genres.csv")
 	if err := os.WriteFile(csv, []byte("1,Rock\n2,Jazz\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
 	exec(t, a, `CREATE VIEW ran_view AS SELECT upper(a) AS a FROM ran`)
 	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, csv))
 	e := open(t, url)
@@ -388,13 +384,7 @@ func TestForeignProgram(t *testing.T) {
 		`SELECT a FROM ran_view`,
 		`SELECT g."Name", r.a FROM "Genre" g JOIN ran r ON true WHERE g."GenreId" = 1`,
 		`SELECT count(*) FROM ran`)
-	cat, err := e.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tb := cat.Table("ran"); tb == nil || len(tb.Sample) != 0 {
-		t.Errorf("the catalog's table ran: %+v", tb)
-	}
+	noSample(t, e, "ran")
 	notCreated(t, ran, "the program ran")
 	res, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file ORDER BY id`, query.Options{MaxRows: 10, Timeout: 5e9})
 	if err != nil || len(res.Rows) != 2 || res.Rows[1][0] != "Jazz" {
@@ -477,12 +467,8 @@ func TestHugeValueSample(t *testing.T) {
 func TestForeignServer(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, "CREATE EXTENSION file_fdw")
+	_, ran := programTable(t, a)
 	exec(t, a, "CREATE EXTENSION postgres_fdw")
-	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
-	dir := serverDir(t, "tablewise-fdw-")
-	ran := filepath.Join(dir, "ran")
-	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
 	// The same database, reached again through postgres_fdw.
 	exec(t, a, `DO $$ BEGIN EXECUTE format('CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host %L, port %L, dbname %L)',
 		host(inet_server_addr()), inet_server_port()::text, current_database()); END $$`)
@@ -509,13 +495,7 @@ func TestForeignServer(t *testing.T) {
 	// remote query.
 	exec(t, a, `CREATE FOREIGN TABLE late_remote (a text) SERVER loop OPTIONS (table_name 'ran')`)
 	refused(t, e, "another connection", `SELECT * FROM late_remote`)
-	cat, err := e.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tb := cat.Table("ran_remote"); tb == nil || len(tb.Sample) != 0 {
-		t.Errorf("the catalog's table ran_remote: %+v", tb)
-	}
+	noSample(t, e, "ran_remote")
 	notCreated(t, ran, "the program ran")
 	if n := servers.PostgresColumn[bool](t, a, `SELECT is_called FROM planned`); n[0] {
 		t.Errorf("the remote side's planner advanced a sequence")
@@ -811,6 +791,32 @@ func refused(t *testing.T, e *postgres.Engine, want string, statements ...string
 		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
 			t.Errorf("%s: not refused with a reason naming %q: %v", sql, want, err)
 		}
+	}
+}
+
+// programTable makes the file_fdw foreign table ran, whose every read
+// runs a program on the server that creates the file ran in dir (a
+// serverDir).
+func programTable(t *testing.T, a *pgx.Conn) (dir, ran string) {
+	t.Helper()
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir = serverDir(t, "tablewise-fdw-")
+	ran = filepath.Join(dir, "ran")
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE ran (a text) SERVER files OPTIONS (program 'touch %s; echo hi')`, ran))
+	return dir, ran
+}
+
+// noSample fails t unless e's catalog holds table, with no sample of its
+// rows.
+func noSample(t *testing.T, e *postgres.Engine, table string) {
+	t.Helper()
+	cat, err := e.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb := cat.Table(table); tb == nil || len(tb.Sample) != 0 {
+		t.Errorf("the catalog's table %s: %+v", table, tb)
 	}
 }
 
