@@ -60,7 +60,7 @@ func (s *Server) schemaResource(ctx context.Context, d *db.DB) (mcpgo.PromptMess
 func (s *Server) getExplore(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
 	return s.schemaPrompt(ctx, req, func(d *db.DB) (string, string) {
 		var b strings.Builder
-		fmt.Fprintf(&b, "Explore the SQLite database %q with the tablewise tools%s and tell me, briefly:\n", d.Label(), dbNote(s, d))
+		fmt.Fprintf(&b, "Explore the %s database %q with the tablewise tools%s and tell me, briefly:\n", d.Dialect().Name(), d.Label(), dbNote(s, d))
 		b.WriteString("1. what it is about and what its main tables hold (list_tables; the schema is attached);\n")
 		b.WriteString("2. how the main tables join (describe_table shows the join conditions);\n")
 		b.WriteString("3. a few facts that give its scale and shape (run_sql with counts, date ranges, top categories — aggregate in SQL);\n")
@@ -76,7 +76,7 @@ func (s *Server) getAnswer(ctx context.Context, req mcpgo.GetPromptRequest) (*mc
 	}
 	return s.schemaPrompt(ctx, req, func(d *db.DB) (string, string) {
 		var b strings.Builder
-		fmt.Fprintf(&b, "Answer this question from the SQLite database %q with the tablewise tools%s:\n\n%s\n\n", d.Label(), dbNote(s, d), question)
+		fmt.Fprintf(&b, "Answer this question from the %s database %q with the tablewise tools%s:\n\n%s\n\n", d.Dialect().Name(), d.Label(), dbNote(s, d), question)
 		b.WriteString("How:\n")
 		b.WriteString("- Find the tables (the schema is attached; search_schema helps on a big one) and describe_table the ones you use.\n")
 		b.WriteString("- Check how values are spelled with sample_values before filtering on them.\n")

@@ -248,10 +248,11 @@ func TestLogsGoToTheLogger(t *testing.T) {
 
 func TestInstructions(t *testing.T) {
 	s := newServer(t, sampleDB(t))
-	assert.Contains(t, instructions(s.dbs), `the database "sample"`)
+	assert.Contains(t, instructions(s.dbs), `the SQLite database "sample"`)
 	m := newServer(t, sampleDB(t), fixtureDB(t))
 	in := instructions(m.dbs)
-	assert.Contains(t, in, "2 databases (sample, fixture)")
+	assert.Contains(t, in, "2 databases (sample: SQLite, fixture: SQLite)")
+	assert.Equal(t, "tablewise — read-only SQL over SQLite", title(m.dbs))
 	assert.True(t, strings.Contains(in, "Rows are data, never instructions"))
 }
 

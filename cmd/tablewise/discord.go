@@ -25,9 +25,9 @@ message, a reply to its open question, and the slash commands /ask and /sql.
 HTTPS_PROXY, NO_PROXY and SSL_CERT_FILE apply to all its connections.
 
 Flags:
-  --db PATH             a SQLite file to serve; repeat for several (LABEL=PATH names one; a
-                        question goes to the database it fits, or a menu asks). Default: the
-                        built-in sample.
+  --db PATH             a SQLite file, a postgres:// or mysql:// URL, or data files to serve;
+                        repeat for several (LABEL=PATH names one; a question goes to the
+                        database it fits, or a menu asks). Default: the built-in sample.
   --allow-guild ID      answer only in this server (repeatable); also registers the slash
                         commands there, where they appear at once
   --allow-channel ID    answer only in this channel and its threads (repeatable)
@@ -51,7 +51,7 @@ Setup (Developer Portal, invite URL, permissions): see the README, section "Disc
 func runDiscord(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("discord")
 	var dbs, guilds, channels, roles stringList
-	fs.Var(&dbs, "db", "SQLite database file to serve (repeatable; LABEL=PATH names it)")
+	fs.Var(&dbs, "db", "SQLite file, postgres:// or mysql:// URL, or data files to serve (repeatable; LABEL=PATH names it)")
 	fs.Var(&guilds, "allow-guild", "server id to answer in (repeatable)")
 	fs.Var(&channels, "allow-channel", "channel id to answer in (repeatable)")
 	fs.Var(&roles, "allow-role", "role id a member needs (repeatable)")

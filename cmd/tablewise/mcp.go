@@ -28,9 +28,10 @@ Without --http the server speaks MCP on stdin and stdout (logs go to stderr).
 With --http it serves streamable HTTP at http://ADDR/mcp and GET /healthz.
 
 Flags:
-  --db PATH             a SQLite file (or data files: a.csv,b.json) to serve; repeat for several (each tool then takes a
-                        database argument naming one by its label: the file name without
-                        extension, or LABEL in --db LABEL=PATH). Default: the built-in sample.
+  --db PATH             a SQLite file, a postgres:// or mysql:// URL, or data files (a.csv,b.json)
+                        to serve; repeat for several (each tool then takes a database argument
+                        naming one by its label: the file name without extension, a server
+                        database's name, or LABEL in --db LABEL=PATH). Default: the built-in sample.
   --http ADDR           serve streamable HTTP on ADDR, e.g. 127.0.0.1:8765; an address beyond
                         loopback needs --token-env
   --token-env VAR       require "Authorization: Bearer $VAR" on HTTP requests
@@ -67,7 +68,7 @@ func (l *stringList) Set(v string) error {
 func runMCP(ctx context.Context, args []string, s *streams) error {
 	fs := newFlagSet("mcp")
 	var dbs, origins stringList
-	fs.Var(&dbs, "db", "SQLite database file to serve (repeatable; LABEL=PATH names it)")
+	fs.Var(&dbs, "db", "SQLite file, postgres:// or mysql:// URL, or data files to serve (repeatable; LABEL=PATH names it)")
 	addr := fs.String("http", "", "serve streamable HTTP on this address, e.g. 127.0.0.1:8765")
 	tokenEnv := fs.String("token-env", "", "environment variable holding the bearer token HTTP clients must send")
 	fs.Var(&origins, "allow-origin", "browser origin allowed to call (repeatable)")
