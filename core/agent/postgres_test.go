@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -32,6 +33,15 @@ func TestAgentOnPostgres(t *testing.T) {
 		}
 		if !strings.Contains(f.System(0), "PostgreSQL") {
 			t.Error("the first request does not name PostgreSQL")
+		}
+		// The tools' words (run_sql's are the MCP server's, which serves
+		// every engine) name no other engine's dialect.
+		tools, err := json.Marshal(f.Requests()[0]["tools"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(tools), "PostgreSQL") || strings.Contains(string(tools), "SQLite") {
+			t.Errorf("the first request's tools: %s", tools)
 		}
 	})
 }
