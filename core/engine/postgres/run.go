@@ -232,11 +232,8 @@ func paramsError(n int) error {
 	return &guard.SQLError{Msg: fmt.Sprintf("the statement has %d parameter(s) ($1…) and none can be given", n), Hint: "write the values into the statement"}
 }
 
-// stream runs the prepared statement and streams its rows into sink. The
-// statement, ROLLBACK and DISCARD ALL go in one pipeline, each after a
-// Sync of its own (so the reset runs whatever the statement did): the
-// connection comes back reset without another round trip, and is marked
-// clean for release.
+// stream runs the prepared statement and streams its rows into sink, with
+// ROLLBACK and DISCARD ALL after it in the same round trip (thenReset).
 func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.StatementDescription, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	cols := make([]query.Column, len(desc.Fields))
 	for i, f := range desc.Fields {
@@ -249,16 +246,23 @@ func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.Stat
 	})
 }
 
-// thenReset sends a statement (send), then ROLLBACK and DISCARD ALL, each
-// after a Sync of its own so that the reset runs whatever the statement
-// did, in one pipeline: read gets the statement's result (noResult is the
-// error when there is none), and the connection comes back reset without
-// another round trip, marked clean for release.
+// thenReset sends a statement (send), then ROLLBACK and DISCARD ALL, in
+// one pipeline under one Sync: read gets the statement's result (noResult
+// is the error when there is none), and the connection comes back reset
+// without another round trip, marked clean for release. ROLLBACK ends the
+// transaction block, so DISCARD ALL starts a transaction of its own, as it
+// must. One Sync, not one after each, makes the server answer all three
+// in one reply, which the client waits for once. When the statement fails
+// the server skips the rest up to the Sync: the session is left in its
+// failed transaction, not marked clean, and release resets it (reset) in
+// a round trip of its own.
 func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) error) error {
 	p := c.StartPipeline(ctx)
 	send(p)
-	p.SendPipelineSync()
-	if err := sendReset(p); err != nil {
+	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+	if err := p.Sync(); err != nil {
+		p.Close()
 		return err
 	}
 	res, err := p.GetResults()
