@@ -364,6 +364,58 @@ func TestExtensionFunctions(t *testing.T) {
 	}
 }
 
+// TestIndexAndSessionFunctions: built-in functions that a READ ONLY
+// transaction lets a superuser run although they write an index's pages
+// (GIN's pending list, BRIN's summaries), read the server's configuration
+// files, or leave state in the session that DISCARD ALL does not clear
+// (setseed, HypoPG's hypothetical indexes) are refused, called directly or
+// through a view, and the indexes are left as they were: their pending
+// entries and unsummarized ranges are still there for the owner to clean.
+func TestIndexAndSessionFunctions(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE EXTENSION hypopg`)
+	exec(t, a, `CREATE TABLE tags (id int, tag int[]) WITH (autovacuum_enabled = off)`)
+	exec(t, a, `CREATE INDEX tags_gin ON tags USING gin (tag) WITH (fastupdate = on)`)
+	exec(t, a, `CREATE INDEX tags_brin ON tags USING brin (id)`)
+	exec(t, a, `INSERT INTO tags SELECT g, ARRAY[g % 10, g % 7] FROM generate_series(1, 20000) g`)
+	exec(t, a, `CREATE VIEW tidy AS SELECT gin_clean_pending_list('tags_gin'::regclass) AS pages`)
+	before := snapshot(t, a)
+	e := open(t, url)
+	refused(t, e, "writes the index",
+		`SELECT gin_clean_pending_list('tags_gin'::regclass)`,
+		`SELECT pg_catalog.gin_clean_pending_list('tags_gin')`,
+		`SELECT * FROM tidy`)
+	refused(t, e, "BRIN index",
+		`SELECT brin_summarize_new_values('tags_brin'::regclass)`,
+		`SELECT brin_summarize_range('tags_brin', 0)`,
+		`SELECT brin_desummarize_range('tags_brin', 0)`)
+	refused(t, e, "server's files",
+		`SELECT * FROM pg_hba_file_rules`,
+		`SELECT count(*) FROM pg_file_settings`,
+		`SELECT * FROM pg_ident_file_mappings`,
+		`SELECT * FROM pg_show_all_file_settings()`)
+	refused(t, e, "control file", `SELECT * FROM pg_control_system()`)
+	refused(t, e, "random numbers", `SELECT setseed(0.5)`)
+	refused(t, e, "rest of the session",
+		`SELECT * FROM hypopg_create_index('CREATE INDEX ON "Track" ("Composer")')`,
+		`SELECT hypopg_hide_index('tags_gin'::regclass)`)
+	refused(t, e, "rotates", `SELECT pg_rotate_logfile_old()`)
+	refused(t, e, "object id", `SELECT pg_nextoid('pg_class', 'oid', 'pg_class_oid_index')`)
+
+	// The indexes still hold what the refused calls would have moved.
+	var pending, ranges int64
+	if err := a.QueryRow(context.Background(), `SELECT gin_clean_pending_list('tags_gin'::regclass)`).Scan(&pending); err != nil || pending == 0 {
+		t.Errorf("the GIN index's pending list was emptied before its owner cleaned it (%d pages left, %v)", pending, err)
+	}
+	if err := a.QueryRow(context.Background(), `SELECT brin_summarize_new_values('tags_brin'::regclass)`).Scan(&ranges); err != nil || ranges == 0 {
+		t.Errorf("the BRIN index was summarized before its owner did it (%d ranges left, %v)", ranges, err)
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
 // TestForeignProgram: a file_fdw foreign table with a program runs it on
 // the server each time it is read; it is refused (directly, through a
 // view, in a join, by the catalog's samples and counts) and the program

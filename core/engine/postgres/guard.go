@@ -475,6 +475,15 @@ var deniedNames = map[string]string{
 	"autoprewarm_dump_now":           "writes a file on the server",
 	"autoprewarm_start_worker":       "starts a server process",
 	"pg_logdir_ls":                   "lists the server's files",
+	"gin_clean_pending_list":         "moves a GIN index's pending entries into the index: writes the index, outside the transaction",
+	"pg_hba_file_rules":              "reads the server's files",
+	"pg_ident_file_mappings":         "reads the server's files",
+	"pg_show_all_file_settings":      "reads the server's files",
+	"setseed":                        "sets the session's random numbers for later statements",
+	"pg_nextoid":                     "advances the server's object id counter",
+	"pg_stop_making_pinned_objects":  "changes the server's catalog",
+	"pg_log_standby_snapshot":        "writes to the server's write-ahead log",
+	"pg_sync_replication_slots":      "acts on replication",
 }
 
 var deniedPrefixes = []struct{ prefix, why string }{
@@ -497,6 +506,15 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
 	{"crosstab", "runs a query given as text"},
+	{"brin_summarize_", "writes a BRIN index's summaries, outside the transaction"},
+	{"brin_desummarize_", "writes a BRIN index's summaries, outside the transaction"},
+	{"pg_rotate_logfile", "rotates the server's log"},
+	{"pg_control_", "reads the server's control file"},
+	{"pg_restore_", "writes the planner's statistics into the catalog"},
+	{"pg_clear_", "clears the planner's statistics in the catalog"},
+	{"pg_set_", "writes the planner's statistics into the catalog"},
+	{"pg_buffercache_evict", "evicts pages from the server's shared buffers"},
+	{"hypopg_", "adds or hides indexes for the planner of the rest of the session"},
 }
 
 // denied reports whether the function name (lower case, without schema)
@@ -840,7 +858,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	}
 	for _, row := range aliases {
 		name, code := string(row[0]), string(row[1])
-		if _, d := denied(code); d && loc.aliases[name] == "" {
+		if _, d := denied(code); d && (loc.aliases[name] == "" || loc.aliases[name] == name) {
 			loc.aliases[name] = code
 		}
 	}
@@ -892,10 +910,17 @@ func (loc *local) refusedCall(name string) (string, bool) {
 	if why, ok := denied(name); ok {
 		return why, true
 	}
+	return loc.replaced(name)
+}
+
+// replaced says why a call of the function name does not run the function
+// of that name that the server or an extension ships: the database's own
+// code, or a denied function under this name.
+func (loc *local) replaced(name string) (string, bool) {
 	if loc == nil {
 		return "", false
 	}
-	if b, ok := loc.aliases[name]; ok {
+	if b, ok := loc.aliases[name]; ok && b != name {
 		why, _ := denied(b)
 		return fmt.Sprintf("is %s() under another name: it %s", b, why), true
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -24,8 +25,9 @@ func (noHypoPG) Error() string {
 
 func (noHypoPG) Unwrap() error { return engine.ErrNoIndexTrial }
 
-// hypoCalls are the HypoPG functions TryIndexes calls.
-const hypoCalls = "hypopg_create_index() hypopg_reset()"
+// hypoCalls are the HypoPG functions TryIndexes calls (denied to a
+// statement: they change the planner for the rest of the session).
+var hypoCalls = []string{"hypopg_create_index", "hypopg_reset"}
 
 // TryIndexes implements engine.IndexTrier with HypoPG's hypothetical
 // indexes: each exists only in the memory of one session, inside a
@@ -58,8 +60,14 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		if err != nil {
 			return err
 		}
-		if err := deniedCall(lex(hypoCalls), "an index trial", loc); err != nil {
-			return err
+		for _, name := range hypoCalls {
+			if why, ok := loc.replaced(name); ok {
+				return &guard.Rejection{
+					What:   name + "()",
+					Reason: fmt.Sprintf("%s() is not allowed in an index trial: it %s", name, why),
+					Hint:   "tablewise only reads the database's tables; ask the database's owner to restore HypoPG's " + name + "()",
+				}
+			}
 		}
 		// One statement each, by the extended protocol: never a second
 		// statement hidden in the text.
