@@ -19,3 +19,9 @@ func ExpireLocal(e *Engine) {
 	e.localAt = time.Time{}
 	e.localMu.Unlock()
 }
+
+// Denied reports whether the guard refuses a call of the function name.
+func Denied(name string) bool {
+	_, ok := denied(name)
+	return ok
+}
