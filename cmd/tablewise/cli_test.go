@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -181,6 +182,25 @@ func TestDoctor(t *testing.T) {
 	}
 	if !strings.Contains(out, "database: "+data.SampleName) || !strings.Contains(out, "SQLite 3.") {
 		t.Errorf("doctor output:\n%s", out)
+	}
+	if !regexp.MustCompile(`\n[\d,]+ schema objects, [\d,]+ tables and views, [\d,]+ rows in tables\n`).MatchString(out) {
+		t.Errorf("doctor's catalog line:\n%s", out)
+	}
+}
+
+func TestCatalogSummary(t *testing.T) {
+	for _, c := range []struct {
+		objects, rows int64
+		tables        int
+		want          string
+	}{
+		{1, 1, 1, "1 schema object, 1 table or view, 1 row in tables"},
+		{3, 120000, 1, "3 schema objects, 1 table or view, 120,000 rows in tables"},
+		{48, 0, 16, "48 schema objects, 16 tables and views, 0 rows in tables"},
+	} {
+		if got := catalogSummary(c.objects, c.tables, c.rows); got != c.want {
+			t.Errorf("catalogSummary(%d, %d, %d) = %q, want %q", c.objects, c.tables, c.rows, got, c.want)
+		}
 	}
 }
 
