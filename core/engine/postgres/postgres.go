@@ -187,7 +187,25 @@ func redactErr(err error, dsn string) string {
 			msg = strings.ReplaceAll(msg, p, "xxxxx")
 		}
 	}
-	return engine.Redact(msg)
+	return engine.Redact(onceEach(msg))
+}
+
+// onceEach drops the lines of msg said before: pgx reports every attempt
+// at the server, and sslmode=prefer makes two (with TLS, then without),
+// which the server usually refuses with the same words.
+func onceEach(msg string) string {
+	lines := strings.Split(msg, "\n")
+	seen := make(map[string]bool, len(lines))
+	kept := lines[:0]
+	for _, l := range lines {
+		k := strings.TrimSpace(l)
+		if k != "" && seen[k] {
+			continue
+		}
+		seen[k] = true
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, "\n")
 }
 
 // localMaxAge is how long what the guard learned of the database's own

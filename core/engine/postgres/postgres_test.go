@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -220,6 +221,22 @@ func TestOpenErrors(t *testing.T) {
 	_, err := postgres.Open(context.Background(), "postgres://tw:s3cret@127.0.0.1:1/nowhere?connect_timeout=2", engine.Options{})
 	if !errors.Is(err, engine.ErrUnavailable) || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "xxxxx") {
 		t.Errorf("unreachable server: %v", err)
+	}
+}
+
+// TestOpenErrorSaidOnce: under sslmode=prefer pgx tries the server twice
+// (with TLS, then without) and reports both attempts; a database that
+// accepts no connections is named once, not twice in the same words.
+func TestOpenErrorSaidOnce(t *testing.T) {
+	u, err := url.Parse(servers.PostgresSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path, u.RawQuery = "/template0", "sslmode=prefer"
+	_, err = postgres.Open(context.Background(), u.String(), engine.Options{})
+	const refusal = `database "template0" is not currently accepting connections`
+	if err == nil || strings.Count(err.Error(), refusal) != 1 {
+		t.Errorf("opening template0, the server's refusal once: %v", err)
 	}
 }
 
