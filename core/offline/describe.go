@@ -44,7 +44,7 @@ func (p *plan) sentence(r *query.Result) string {
 		case p.distinct:
 			return "There are " + fmtValue(v) + " different " + text.Plural(p.subject) + where + "."
 		case v == nil:
-			return "There is no " + p.agg.word() + " " + p.subject + where + " (no values)."
+			return "There is no " + measureOf(p.agg.word(), p.subject) + where + " (no values)."
 		}
 		unit := ""
 		if p.unit != "" {
@@ -59,7 +59,7 @@ func (p *plan) sentence(r *query.Result) string {
 				word = "latest"
 			}
 		}
-		return "The " + word + " " + p.subject + of(p.base, p.subject) + where + unit + " is " + val + "."
+		return "The " + measureOf(word, p.subject) + of(p.base, p.subject) + where + unit + " is " + val + "."
 	case len(p.groups) > 0:
 		return p.groupSentence(r, where)
 	default:
@@ -203,9 +203,19 @@ func (p *plan) measureWords() string {
 	case p.agg == aggCount && p.distinct:
 		return "number of different " + text.Plural(p.subject)
 	case p.unit != "":
-		return p.agg.word() + " " + p.subject + " (in " + p.unit + ")"
+		return measureOf(p.agg.word(), p.subject) + " (in " + p.unit + ")"
 	}
-	return p.agg.word() + " " + p.subject
+	return measureOf(p.agg.word(), p.subject)
+}
+
+// measureOf is an aggregate's word before what it measures, said once when
+// the measure's name begins with it: the total of a column named total is
+// "total", not "total total".
+func measureOf(word, subject string) string {
+	if subject == word || strings.HasPrefix(subject, word+" ") {
+		return subject
+	}
+	return word + " " + subject
 }
 
 func (p *plan) listSentence(r *query.Result, where string) string {
