@@ -125,8 +125,21 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		if r.RowCount > 12 {
 			more = fmt.Sprintf(" … (%d %ss)", r.RowCount, unit)
 		}
+		var top []string
+		for _, row := range r.Rows {
+			if engine.Float64(row[last]) == engine.Float64(r.Rows[peak][last]) {
+				top = append(top, rowLabel(row, last))
+			}
+		}
+		highest := "; the highest is " + top[0]
+		switch {
+		case len(top) > 4:
+			highest = fmt.Sprintf("; %d %ss tie for the highest", len(top), unit)
+		case len(top) > 1:
+			highest = "; " + strings.Join(top[:len(top)-1], ", ") + " and " + top[len(top)-1] + " tie for the highest"
+		}
 		return capitalize(what) + " per " + unit + where + ": " + strings.Join(parts, ", ") + more +
-			"; the highest is " + rowLabel(r.Rows[peak], last) + " (" + fmtValue(r.Rows[peak][last]) + ")."
+			highest + " (" + fmtValue(r.Rows[peak][last]) + ")."
 	}
 	if p.limit == 1 && p.ties && r.RowCount > 1 {
 		most := "the most " + text.Plural(p.subject)

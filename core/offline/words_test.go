@@ -34,3 +34,31 @@ INSERT INTO invoice VALUES (1, 1, 10.5, 4), (2, 1, 20, 5), (3, 2, 7.25, 3), (4, 
 		}
 	}
 }
+
+// A period series whose highest value several periods share says so,
+// instead of naming the first of them as the highest.
+func TestTiedPeakSaidAsTie(t *testing.T) {
+	tp := smallPlanner(t, "visits.db", `CREATE TABLE visit (id INTEGER PRIMARY KEY, visited_on TEXT NOT NULL);
+INSERT INTO visit (visited_on) VALUES ('2021-03-01'), ('2021-05-01'), ('2022-01-09'), ('2022-02-10'), ('2023-07-07'), ('2024-01-01'), ('2024-02-02');`)
+	b, err := tp.p.Answer(context.Background(), "how many visits per year")
+	if err != nil || b.SQL == "" {
+		t.Fatalf("refused: %v %+v", err, b)
+	}
+	if want := "2021, 2022 and 2024 tie for the highest (2)"; !strings.Contains(b.Answer, want) {
+		t.Errorf("answer %q lacks %q", b.Answer, want)
+	}
+	b, err = tp.p.Answer(context.Background(), "how many visits per month in 2022")
+	if err != nil || b.SQL == "" {
+		t.Fatalf("refused: %v %+v", err, b)
+	}
+	if strings.Contains(b.Answer, "the highest is") || !strings.Contains(b.Answer, "tie for the highest (1)") {
+		t.Errorf("answer %q: two months of one visit each named as a single highest", b.Answer)
+	}
+	b, err = tp.p.Answer(context.Background(), "how many visits per month")
+	if err != nil || b.SQL == "" {
+		t.Fatalf("refused: %v %+v", err, b)
+	}
+	if !strings.Contains(b.Answer, "; 7 months tie for the highest (1).") {
+		t.Errorf("answer %q: seven months of one visit each", b.Answer)
+	}
+}
