@@ -437,6 +437,57 @@ func TestExtensionCacheAndConnections(t *testing.T) {
 	}
 }
 
+// TestXMLEntitiesReadNoFile: the XML functions the guard allows (xmlparse,
+// xpath, xmltable, xml2's xpath_* and xslt_process) parse a document whose
+// DTD names a server file as an external entity, and a stylesheet that
+// asks for one with document(), without reading it: the server resolves
+// external entities to nothing and xml2 forbids libxslt files. The file is
+// one the server can read (pg_read_file shows it), so a change in either
+// fails here.
+func TestXMLEntitiesReadNoFile(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	const marker = "tablewise-xml-marker"
+	secret := filepath.Join(serverDir(t, "tablewise-xml-"), "secret")
+	if err := os.WriteFile(secret, []byte(marker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var read string
+	if err := a.QueryRow(context.Background(), "SELECT pg_read_file($1)", secret).Scan(&read); err != nil || !strings.Contains(read, marker) {
+		t.Fatalf("the server cannot read %s (%q, %v): the test proves nothing", secret, read, err)
+	}
+	doc := fmt.Sprintf(`<!DOCTYPE foo [<!ENTITY x SYSTEM "file://%s">]><foo>&x;</foo>`, secret)
+	statements := []string{
+		fmt.Sprintf(`SELECT xpath('string(/)', xmlparse(document '%s'))::text`, doc),
+		fmt.Sprintf(`SELECT xmlserialize(document xmlparse(document '%s') AS text)`, doc),
+		fmt.Sprintf(`SELECT v FROM xmltable('/foo' PASSING xmlparse(document '%s') COLUMNS v text PATH '.')`, doc),
+		fmt.Sprintf(`SELECT xpath('string(/)', xmlparse(document '<!DOCTYPE foo SYSTEM "file://%s"><foo/>'))::text`, secret),
+	}
+	if _, err := a.Exec(context.Background(), "CREATE EXTENSION xml2"); err != nil {
+		t.Logf("xml2 left out: %v", err)
+	} else {
+		statements = append(statements,
+			fmt.Sprintf(`SELECT xpath_string('%s', '/foo')`, doc),
+			fmt.Sprintf(`SELECT xslt_process('<foo/>', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><r><xsl:copy-of select="document(''%s'')"/></r></xsl:template></xsl:stylesheet>')`, secret),
+			fmt.Sprintf(`SELECT xslt_process('%s', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><r><xsl:value-of select="."/></r></xsl:template></xsl:stylesheet>')`, doc))
+	}
+	e := open(t, url)
+	for _, sql := range statements {
+		res, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 5})
+		var rej *guard.Rejection
+		if errors.As(err, &rej) {
+			t.Errorf("%s: refused: %v", sql, err)
+			continue
+		}
+		if err != nil && strings.Contains(err.Error(), marker) {
+			t.Errorf("%s: the error holds the file's text: %v", sql, err)
+		}
+		if err == nil && strings.Contains(fmt.Sprint(res.Rows), marker) {
+			t.Errorf("%s: the result holds the file's text: %v", sql, res.Rows)
+		}
+	}
+}
+
 // TestIndexAndSessionFunctions: built-in functions that a READ ONLY
 // transaction lets a superuser run although they write an index's pages
 // (GIN's pending list, BRIN's summaries), read the server's configuration
