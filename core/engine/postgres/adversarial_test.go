@@ -364,6 +364,130 @@ func TestExtensionFunctions(t *testing.T) {
 	}
 }
 
+// TestExtensionCacheAndConnections: contrib functions that a READ ONLY
+// transaction lets a superuser run although they act outside it are
+// refused: pg_prewarm loads a table into the server's shared buffers (it
+// ran through tablewise sql and 417 pages of a table VACUUM FULL had left
+// out of the cache were in them after), postgres_fdw_disconnect* close the
+// session's connections to other servers, pg_truncate_visibility_map
+// truncates a table's visibility map. The table's pages stay out of the
+// shared buffers and its visibility map is as it was.
+func TestExtensionCacheAndConnections(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	for _, ext := range []string{"pg_prewarm", "pg_buffercache", "postgres_fdw", "pg_visibility"} {
+		exec(t, a, "CREATE EXTENSION "+ext)
+	}
+	exec(t, a, `CREATE TABLE warm WITH (autovacuum_enabled = off) AS SELECT g AS id, md5(g::text) AS t FROM generate_series(1, 20000) g`)
+	exec(t, a, `CREATE VIEW warmed AS SELECT pg_prewarm('warm') AS pages`)
+	// VACUUM FULL writes the table anew around the shared buffers, and
+	// VACUUM marks its pages all-visible reading them through a small
+	// ring of buffers: few of its pages are cached.
+	exec(t, a, `VACUUM FULL warm`)
+	exec(t, a, `VACUUM warm`)
+	var pages int64
+	if err := a.QueryRow(context.Background(), `SELECT pg_relation_size('warm') / current_setting('block_size')::int`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	cached := func() (n int64) {
+		t.Helper()
+		err := a.QueryRow(context.Background(), `SELECT count(*) FROM pg_buffercache
+			WHERE relfilenode = pg_relation_filenode('warm') AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	visible := func() (n int64) {
+		t.Helper()
+		if err := a.QueryRow(context.Background(), `SELECT all_visible FROM pg_visibility_map_summary('warm')`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	inCache := cached()
+	if inCache >= pages/2 {
+		t.Fatalf("the fixture: %d of the table's %d pages are cached before the test", inCache, pages)
+	}
+	allVisible := visible()
+	if allVisible == 0 {
+		t.Fatal("the fixture: VACUUM left no page of the table all-visible")
+	}
+	before := snapshot(t, a)
+	e := open(t, url)
+	refused(t, e, "shared buffers",
+		`SELECT pg_prewarm('warm')`,
+		`SELECT pg_prewarm('warm', 'buffer', 'main', 0, 10)`,
+		`SELECT pg_prewarm('warm', 'read')`,
+		`SELECT pg_prewarm('warm', 'prefetch')`,
+		`SELECT public.pg_prewarm('warm'::regclass)`)
+	refused(t, e, "pg_prewarm()", `SELECT * FROM warmed`)
+	refused(t, e, "connections to other servers",
+		`SELECT postgres_fdw_disconnect_all()`,
+		`SELECT postgres_fdw_disconnect('files')`)
+	refused(t, e, "visibility map", `SELECT pg_truncate_visibility_map('warm')`)
+	if n := cached(); n != inCache {
+		t.Errorf("the table's pages were loaded into the shared buffers: %d of %d cached, %d before", n, pages, inCache)
+	}
+	if n := visible(); n != allVisible {
+		t.Errorf("the table's visibility map changed: %d pages all-visible, %d before", n, allVisible)
+	}
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+// TestXMLEntitiesReadNoFile: the XML functions the guard allows (xmlparse,
+// xpath, xmltable, xml2's xpath_* and xslt_process) parse a document whose
+// DTD names a server file as an external entity, and a stylesheet that
+// asks for one with document(), without reading it: the server resolves
+// external entities to nothing and xml2 forbids libxslt files. The file is
+// one the server can read (pg_read_file shows it), so a change in either
+// fails here.
+func TestXMLEntitiesReadNoFile(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	const marker = "tablewise-xml-marker"
+	secret := filepath.Join(serverDir(t, "tablewise-xml-"), "secret")
+	if err := os.WriteFile(secret, []byte(marker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var read string
+	if err := a.QueryRow(context.Background(), "SELECT pg_read_file($1)", secret).Scan(&read); err != nil || !strings.Contains(read, marker) {
+		t.Fatalf("the server cannot read %s (%q, %v): the test proves nothing", secret, read, err)
+	}
+	doc := fmt.Sprintf(`<!DOCTYPE foo [<!ENTITY x SYSTEM "file://%s">]><foo>&x;</foo>`, secret)
+	statements := []string{
+		fmt.Sprintf(`SELECT xpath('string(/)', xmlparse(document '%s'))::text`, doc),
+		fmt.Sprintf(`SELECT xmlserialize(document xmlparse(document '%s') AS text)`, doc),
+		fmt.Sprintf(`SELECT v FROM xmltable('/foo' PASSING xmlparse(document '%s') COLUMNS v text PATH '.')`, doc),
+		fmt.Sprintf(`SELECT xpath('string(/)', xmlparse(document '<!DOCTYPE foo SYSTEM "file://%s"><foo/>'))::text`, secret),
+	}
+	if _, err := a.Exec(context.Background(), "CREATE EXTENSION xml2"); err != nil {
+		t.Logf("xml2 left out: %v", err)
+	} else {
+		statements = append(statements,
+			fmt.Sprintf(`SELECT xpath_string('%s', '/foo')`, doc),
+			fmt.Sprintf(`SELECT xslt_process('<foo/>', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><r><xsl:copy-of select="document(''%s'')"/></r></xsl:template></xsl:stylesheet>')`, secret),
+			fmt.Sprintf(`SELECT xslt_process('%s', '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><r><xsl:value-of select="."/></r></xsl:template></xsl:stylesheet>')`, doc))
+	}
+	e := open(t, url)
+	for _, sql := range statements {
+		res, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 5})
+		var rej *guard.Rejection
+		if errors.As(err, &rej) {
+			t.Errorf("%s: refused: %v", sql, err)
+			continue
+		}
+		if err != nil && strings.Contains(err.Error(), marker) {
+			t.Errorf("%s: the error holds the file's text: %v", sql, err)
+		}
+		if err == nil && strings.Contains(fmt.Sprint(res.Rows), marker) {
+			t.Errorf("%s: the result holds the file's text: %v", sql, res.Rows)
+		}
+	}
+}
+
 // TestIndexAndSessionFunctions: built-in functions that a READ ONLY
 // transaction lets a superuser run although they write an index's pages
 // (GIN's pending list, BRIN's summaries), read the server's configuration

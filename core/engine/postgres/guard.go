@@ -421,8 +421,8 @@ func deniedCall(toks []token, where string, loc *local) error {
 // session for later statements, reach other sessions or the server's
 // files, or run a query given as a string; deniedPrefixes name families.
 // Some are contrib extensions' (tablefunc, xml2, pg_surgery,
-// pg_stat_statements, pg_prewarm, adminpack, pg_walinspect), refused
-// whether installed or not.
+// pg_stat_statements, pg_prewarm, adminpack, pg_walinspect, pg_visibility,
+// postgres_fdw), refused whether installed or not.
 var deniedNames = map[string]string{
 	"set_config":                     "changes settings for the rest of the session",
 	"pg_terminate_backend":           "ends another session",
@@ -484,6 +484,8 @@ var deniedNames = map[string]string{
 	"pg_stop_making_pinned_objects":  "changes the server's catalog",
 	"pg_log_standby_snapshot":        "writes to the server's write-ahead log",
 	"pg_sync_replication_slots":      "acts on replication",
+	"pg_prewarm":                     "loads a relation's pages into the server's shared buffers or the operating system's cache, which outlive the transaction",
+	"pg_truncate_visibility_map":     "truncates a table's visibility map, outside the transaction",
 }
 
 var deniedPrefixes = []struct{ prefix, why string }{
@@ -515,6 +517,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"pg_set_", "writes the planner's statistics into the catalog"},
 	{"pg_buffercache_evict", "evicts pages from the server's shared buffers"},
 	{"hypopg_", "adds or hides indexes for the planner of the rest of the session"},
+	{"postgres_fdw_disconnect", "closes the session's connections to other servers"},
 }
 
 // denied reports whether the function name (lower case, without schema)
