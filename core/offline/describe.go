@@ -76,15 +76,20 @@ func of(t *tableInfo, subject string) string {
 }
 
 func (p *plan) whereWords() string {
-	var with, where []string
+	var plain, with, where []string
 	for _, f := range p.filters {
-		if f.with {
+		if f.plain {
+			plain = append(plain, f.desc)
+		} else if f.with {
 			with = append(with, f.desc)
 		} else {
 			where = append(where, f.desc)
 		}
 	}
 	out := ""
+	for _, d := range plain {
+		out += " " + d
+	}
 	if len(with) > 0 {
 		out += " " + strings.Join(with, " and ")
 		if !strings.HasPrefix(with[0], "with") {

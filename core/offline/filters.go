@@ -117,7 +117,7 @@ func (b *builder) filters() string {
 				b.explained[k] = true
 			}
 		}
-		p.filters = append(p.filters, filter{col: dc, op: "RANGE", from: df.from, to: df.to, desc: words(dc) + " " + rangeWords(df)})
+		p.filters = append(p.filters, dateRangeFilter(dc, df))
 	}
 	// Comparisons with numbers.
 	for _, nf := range a.nums {
@@ -417,6 +417,22 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// dateRangeFilter places rows in the range df of the date column dc, said
+// after the rows: "orders shipped in 2023" of a column shipped_on or
+// shipped_at, "orders with order date in 2023" of any other.
+func dateRangeFilter(dc *colInfo, df dateFilter) filter {
+	f := filter{col: dc, op: "RANGE", from: df.from, to: df.to, plain: true}
+	w := words(dc)
+	for _, prep := range []string{" on", " at"} {
+		if verb, ok := strings.CutSuffix(w, prep); ok && verb != "" {
+			f.desc = verb + " " + rangeWords(df)
+			return f
+		}
+	}
+	f.desc = "with " + w + " " + rangeWords(df)
+	return f
 }
 
 func rangeWords(df dateFilter) string {

@@ -76,6 +76,9 @@ type filter struct {
 	// with: desc reads after "with" ("with more than 5 orders"), not
 	// after "where".
 	with bool
+	// plain: desc reads right after the rows it keeps ("shipped in
+	// 2023", "with order date in 2023"), before any other filter.
+	plain bool
 }
 
 type orderKey struct {

@@ -62,3 +62,24 @@ INSERT INTO visit (visited_on) VALUES ('2021-03-01'), ('2021-05-01'), ('2022-01-
 		t.Errorf("answer %q: seven months of one visit each", b.Answer)
 	}
 }
+
+// A date range reads as English after the rows it keeps: the verb of a
+// column named for one ("sent_on" → "parcels sent in 2023"), "with" before
+// any other column ("parcels with due date before 2024"); never "where due
+// date before 2024".
+func TestDateRangeWords(t *testing.T) {
+	tp := smallPlanner(t, "parcels.db", `CREATE TABLE parcel (id INTEGER PRIMARY KEY, sent_on TEXT NOT NULL, due_date TEXT NOT NULL, weight REAL NOT NULL);
+INSERT INTO parcel (sent_on, due_date, weight) VALUES ('2022-12-30', '2023-01-04', 1.5), ('2023-02-01', '2023-02-03', 2), ('2023-06-11', '2024-01-02', 0.5);`)
+	for q, want := range map[string]string{
+		"how many parcels were sent in 2023":         "There are 2 parcels sent in 2023.",
+		"how many parcels with due date before 2024": "There are 2 parcels with due date before 2024.",
+	} {
+		b, err := tp.p.Answer(context.Background(), q)
+		if err != nil || b.SQL == "" {
+			t.Fatalf("%q refused: %v %+v", q, err, b)
+		}
+		if b.Answer != want {
+			t.Errorf("%q: %q, want %q", q, b.Answer, want)
+		}
+	}
+}
