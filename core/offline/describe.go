@@ -20,7 +20,7 @@ import (
 func (p *plan) sentence(r *query.Result) string {
 	where := p.whereWords()
 	if r.RowCount == 0 {
-		return "No " + text.Plural(p.subject) + " match" + where + "."
+		return "There are no " + text.Plural(p.subject) + where + "."
 	}
 	last := len(r.Columns) - 1
 	switch {
