@@ -1,7 +1,8 @@
 // Package evaldb builds the cross-domain evaluation databases that the
-// blind question sets in data/eval (hr, airlines, health, campus) and the
-// held-out set (saas) are asked against. Nothing here is committed as a database file: Build writes them
-// from code, deterministically (fixed seeds, fixed dates), in a few seconds.
+// blind question sets in data/eval (hr, airlines, health, campus, logistics,
+// restaurant) and the held-out sets (saas, library) are asked against.
+// Nothing here is committed as a database file: Build writes them from
+// code, deterministically (fixed seeds, fixed dates), in a few seconds.
 //
 // Each database is modelled on a well-known public one and keeps its naming
 // habits, so that questions meet the conventions real schemas have:
@@ -25,6 +26,13 @@
 //     lower-case column names, text codes as keys, a reference named
 //     differently from its target, NULL returndate while a loan is out,
 //     titles ↔ subjects many-to-many).
+//   - logistics: a parcel carrier's operational export (snake_case with
+//     abbreviations, business codes beside integer keys, a reference named
+//     for its role, upper-case event types, timestamps as text, nullable
+//     ship and delivery dates).
+//   - restaurant: a restaurant group's point-of-sale export (abbreviated
+//     names such as emp_id, first_nm, qty, tip_amt; a reference named for
+//     its role; enums with underscores; a closed restaurant; 0/1 flags).
 package evaldb
 
 import (
@@ -44,7 +52,7 @@ import (
 
 // Names lists the databases in a fixed order. Each is written as
 // <name>.db and its questions live in data/eval/<name>.jsonl.
-var Names = []string{"hr", "airlines", "health", "campus", "saas", "library"}
+var Names = []string{"hr", "airlines", "health", "campus", "saas", "library", "logistics", "restaurant"}
 
 // HeldOut names the databases whose questions form the held-out set
 // (data/eval/README.md): written before the planner was tuned on the blind
@@ -63,12 +71,14 @@ func SetTag(name string) string {
 }
 
 var builders = map[string]func(*builder){
-	"hr":       buildHR,
-	"airlines": buildAirlines,
-	"health":   buildHealth,
-	"campus":   buildCampus,
-	"saas":     buildSaaS,
-	"library":  buildLibrary,
+	"hr":         buildHR,
+	"airlines":   buildAirlines,
+	"health":     buildHealth,
+	"campus":     buildCampus,
+	"saas":       buildSaaS,
+	"library":    buildLibrary,
+	"logistics":  buildLogistics,
+	"restaurant": buildRestaurant,
 }
 
 // Build writes every database into dir (which must exist) and returns

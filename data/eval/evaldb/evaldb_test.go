@@ -330,7 +330,7 @@ INSERT INTO s VALUES ('a', 'x', 3), ('b', 'x', 2), ('c', 'y', 2), ('d', 'y', 1),
 // files byte for byte.
 func TestBuildIsDeterministic(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipping under -short: builds all four databases twice (a few seconds)")
+		t.Skip("skipping under -short: builds every database twice (a few seconds)")
 	}
 	a, b := evaldb.BuildTemp(t), evaldb.BuildTemp(t)
 	for _, name := range evaldb.Names {
