@@ -53,7 +53,7 @@ func evalSets() []evalSet {
 	}
 	// The cross-domain blind sets (data/eval/README.md): databases built
 	// by data/eval/evaldb, questions written without reading the planner.
-	for _, name := range []string{"hr", "airlines", "health", "campus"} {
+	for _, name := range []string{"hr", "airlines", "health", "campus", "logistics"} {
 		f := blindFloors[name]
 		sets = append(sets, evalSet{name: "blind-" + name, file: name + ".jsonl", accuracy: f[0], precision: f[1],
 			open: func(t testing.TB) *testPlanner { return evalDBPlanner(t, name) }})
