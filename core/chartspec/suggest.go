@@ -99,13 +99,7 @@ func Complete(spec answer.ChartSpec, cols []query.Column, rows []query.Row) (ans
 		if !ok {
 			return spec, false, noChart(cols, rows)
 		}
-		if spec.Series != "" {
-			sug.Series = spec.Series
-		}
-		if spec.Title != "" {
-			sug.Title = spec.Title
-		}
-		return sug, true, nil
+		return withGiven(sug, spec), true, nil
 	}
 	if len(cols) == 0 || len(rows) == 0 {
 		return spec, false, noChart(cols, rows)
@@ -120,13 +114,11 @@ func Complete(spec answer.ChartSpec, cols []query.Column, rows []query.Row) (ans
 				if sug.Series != "" && kind != answer.KindPie {
 					filled = sh.spec(kind, x, ColumnIndex(cols, sug.Y), ColumnIndex(cols, sug.Series))
 				}
-				if spec.Series != "" && kind != answer.KindPie {
-					filled.Series = spec.Series
+				given := spec
+				if kind == answer.KindPie {
+					given.Series = "" // a pie has no series
 				}
-				if spec.Title != "" {
-					filled.Title = spec.Title
-				}
-				return filled, true, nil
+				return withGiven(filled, given), true, nil
 			}
 		}
 	}
@@ -162,14 +154,19 @@ func Complete(spec answer.ChartSpec, cols []query.Column, rows []query.Row) (ans
 	} else if spec.X == "" && (kind == answer.KindBar || kind == answer.KindHBar || kind == answer.KindLine) {
 		s = sh.series(x)
 	}
-	filled := sh.spec(kind, x, y, s)
+	return withGiven(sh.spec(kind, x, y, s), spec), true, nil
+}
+
+// withGiven is filled with the series and title spec gives, which win
+// over the ones chosen for it.
+func withGiven(filled, spec answer.ChartSpec) answer.ChartSpec {
 	if spec.Series != "" {
 		filled.Series = spec.Series
 	}
 	if spec.Title != "" {
 		filled.Title = spec.Title
 	}
-	return filled, true, nil
+	return filled
 }
 
 // noChart is Complete's error when no chart suits a result.

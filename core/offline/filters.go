@@ -549,16 +549,23 @@ func (b *builder) countFilter(nf numFilter) (*filter, bool) {
 	return f, true
 }
 
-// forwardNumber accepts a candidate that is a number column reached from
-// base by forward links only.
-func (b *builder) forwardNumber(base *tableInfo) func(*cand) bool {
+// forwardColumn accepts a candidate that is a column reached from base by
+// forward links only.
+func (b *builder) forwardColumn(base *tableInfo) func(*cand) bool {
 	return func(c *cand) bool {
-		if c.c == nil || c.c.kind != kindNumber {
+		if c.c == nil {
 			return false
 		}
 		steps, ok := b.ix.s.path(base, c.c.tab)
 		return ok && allForward(steps)
 	}
+}
+
+// forwardNumber accepts a candidate that is a number column reached from
+// base by forward links only.
+func (b *builder) forwardNumber(base *tableInfo) func(*cand) bool {
+	forward := b.forwardColumn(base)
+	return func(c *cand) bool { return c.c != nil && c.c.kind == kindNumber && forward(c) }
 }
 
 // numberColumn: the numeric column a comparison is about: a mention just

@@ -730,3 +730,18 @@ func TestCategoryOfAndKindRankings(t *testing.T) {
 	hr := evalDBPlanner(t, "hr")
 	askWant(t, hr, "What type of leave was requested least often?", "GROUP BY leave_type", "MIN(number_of_leave_requests)")
 }
+
+// "sorted by X": X is a column of the listed table or of one it links to
+// (an order's customer), never of a table that links to it (a
+// customer's orders, many per row).
+func TestSortedBy(t *testing.T) {
+	sample := samplePlanner(t)
+	askWant(t, sample, "List the products sorted by unit price", "FROM products", "ORDER BY unit_price ASC")
+	askWant(t, sample, "List the orders sorted by customer name descending", "JOIN customers ON customers.customer_id = orders.customer_id", "ORDER BY customers.name DESC")
+	for _, q := range []string{"List the customers sorted by order date", "List the countries sorted by customer name"} {
+		b, err := sample.p.Answer(context.Background(), q)
+		if err != nil || b.SQL != "" || !strings.Contains(b.Answer, "to sort by it") {
+			t.Errorf("%q: want a refusal that cannot connect the sort column; got SQL %q, answer %q, err %v", q, b.SQL, b.Answer, err)
+		}
+	}
+}

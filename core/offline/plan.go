@@ -220,23 +220,28 @@ func (j *joinSet) route(t *tableInfo) (string, error) {
 }
 
 func (sq *subquery) render() string {
-	in := sq.inner
 	var b strings.Builder
 	b.WriteString(sq.outer)
 	b.WriteString(" IN (SELECT ")
 	b.WriteString(sq.innerKey)
+	sq.inner.writeFrom(&b, sq.where)
+	b.WriteString(")")
+	return b.String()
+}
+
+// writeFrom writes the FROM clause of the join set, its base and its
+// joins, and the WHERE clause of conds when there are any.
+func (j *joinSet) writeFrom(b *strings.Builder, conds []string) {
 	b.WriteString(" FROM ")
-	b.WriteString(quoteTable(in.base))
-	for _, jn := range in.joins {
+	b.WriteString(quoteTable(j.base))
+	for _, jn := range j.joins {
 		b.WriteString(" ")
 		b.WriteString(jn)
 	}
-	if len(sq.where) > 0 {
+	if len(conds) > 0 {
 		b.WriteString(" WHERE ")
-		b.WriteString(strings.Join(sq.where, " AND "))
+		b.WriteString(strings.Join(conds, " AND "))
 	}
-	b.WriteString(")")
-	return b.String()
 }
 
 // render turns the plan into one SELECT statement.
@@ -421,16 +426,7 @@ func (p *plan) render(s *schema) (string, error) {
 		b.WriteString("DISTINCT ")
 	}
 	b.WriteString(strings.Join(sel, ", "))
-	b.WriteString(" FROM ")
-	b.WriteString(quoteTable(p.base))
-	for _, jn := range js.joins {
-		b.WriteString(" ")
-		b.WriteString(jn)
-	}
-	if len(conds) > 0 {
-		b.WriteString(" WHERE ")
-		b.WriteString(strings.Join(conds, " AND "))
-	}
+	js.writeFrom(&b, conds)
 	if len(groupBy) > 0 {
 		b.WriteString(" GROUP BY ")
 		b.WriteString(strings.Join(groupBy, ", "))

@@ -872,13 +872,7 @@ func (b *builder) list(listPos int, distinct bool) string {
 	p.subject = strings.Join(t.raw, " ")
 	p.shape = "list"
 	for _, cm := range cols {
-		c := b.pickFor(t, cm, func(c *cand) bool {
-			if c.c == nil {
-				return false
-			}
-			steps, ok := b.ix.s.path(t, c.c.tab)
-			return ok && allForward(steps)
-		})
+		c := b.pickFor(t, cm, b.forwardColumn(t))
 		if c == nil {
 			return couldNotConnect(b.span(cm), p.subjectName(), "")
 		}
@@ -981,13 +975,7 @@ func (b *builder) sortBy() string {
 	if m == nil {
 		return "I could not tell what to sort by."
 	}
-	c := b.pickFor(p.base, m, func(c *cand) bool {
-		if c.c == nil {
-			return false
-		}
-		steps, ok := b.ix.s.path(p.base, c.c.tab)
-		return ok && allForward(steps)
-	})
+	c := b.pickFor(p.base, m, b.forwardColumn(p.base))
 	if c == nil {
 		return couldNotConnect(b.span(m), p.subjectName(), " to sort by it")
 	}

@@ -196,9 +196,6 @@ func (l *Loader) Warn(msg string) { l.warnings = append(l.warnings, msg) }
 // HeapLimit is the heap limit in force, for messages.
 func (l *Loader) HeapLimit() int64 { return l.heap }
 
-// QuoteIdent quotes a name as an SQLite identifier.
-func QuoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
-
 // CreateTable creates table name with cols and returns an Inserter for
 // its rows. The caller closes the Inserter.
 func (l *Loader) CreateTable(name string, cols []Column) (*Inserter, error) {
@@ -206,13 +203,13 @@ func (l *Loader) CreateTable(name string, cols []Column) (*Inserter, error) {
 		return nil, fmt.Errorf("create table %s: no columns", name)
 	}
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + QuoteIdent(name) + " (")
+	b.WriteString("CREATE TABLE " + quoteIdent(name) + " (")
 	aff := make([]byte, len(cols))
 	for i, c := range cols {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(QuoteIdent(c.Name) + " " + c.Type)
+		b.WriteString(quoteIdent(c.Name) + " " + c.Type)
 		aff[i] = lite.AffinityOf(c.Type)
 	}
 	b.WriteString(")")

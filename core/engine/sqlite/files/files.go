@@ -210,12 +210,7 @@ func tableNames(paths []string) []string {
 		if n == "" || unicode.IsDigit([]rune(n)[0]) {
 			n = "t_" + n
 		}
-		name := n
-		for k := 2; taken[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", n, k)
-		}
-		taken[strings.ToLower(name)] = true
-		out[i] = name
+		out[i] = distinct(n, taken)
 	}
 	return out
 }
@@ -527,16 +522,28 @@ func columnNames(header []string) []*column {
 	taken := map[string]bool{}
 	out := make([]*column, len(header))
 	for i, h := range header {
-		n := strings.TrimSpace(h)
-		if n == "" {
-			n = fmt.Sprintf("column_%d", i+1)
-		}
-		name := n
-		for k := 2; taken[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", n, k)
-		}
-		taken[strings.ToLower(name)] = true
-		out[i] = &column{name: name}
+		out[i] = &column{name: distinctName(strings.TrimSpace(h), i, taken)}
 	}
 	return out
+}
+
+// distinctName is the name of the column at index i: name, or column_N
+// (N = i+1) when it is blank, made distinct from the names in taken.
+func distinctName(name string, i int, taken map[string]bool) string {
+	if strings.TrimSpace(name) == "" {
+		name = fmt.Sprintf("column_%d", i+1)
+	}
+	return distinct(name, taken)
+}
+
+// distinct is name, suffixed _2, _3… while taken holds it in any case
+// (names that differ only in case are one name to SQLite). It adds the
+// name it returns to taken.
+func distinct(name string, taken map[string]bool) string {
+	base := name
+	for k := 2; taken[strings.ToLower(name)]; k++ {
+		name = fmt.Sprintf("%s_%d", base, k)
+	}
+	taken[strings.ToLower(name)] = true
+	return name
 }

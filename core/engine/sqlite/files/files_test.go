@@ -187,6 +187,14 @@ func TestHeaderNames(t *testing.T) {
 	same(t, "columns", columns(t, e, "My_Sales_2024"), []string{"id INTEGER", "column_2 INTEGER", "id_2 INTEGER", "ID_3 INTEGER"})
 }
 
+// TestJSONKeyNames: a blank key is named by its position, and keys that
+// differ only in case are made distinct as header names are; a key keeps
+// its spaces (a CSV header's are trimmed).
+func TestJSONKeyNames(t *testing.T) {
+	e := open(t, write(t, "keys.jsonl", []byte(`{"id": 1, "": 2, "ID": 3, " a ": 4, "Id": 5}`+"\n")))
+	same(t, "columns", columns(t, e, "keys"), []string{"id INTEGER", "column_2 INTEGER", "ID_2 INTEGER", " a  INTEGER", "Id_3 INTEGER"})
+}
+
 func TestJSONAndJSONLines(t *testing.T) {
 	array := `[
   {"id": 1, "name": "Ana", "score": 9.5, "ok": true, "day": "2024-03-01", "tags": ["a", "b"]},

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // json loads a JSON array of objects (lines false) or JSON Lines, one
@@ -48,17 +47,7 @@ func (t *tableLoad) json(f *os.File, lines bool) error {
 	seen := map[string]bool{}
 	for i, c := range t.cols {
 		c.typ = gs[i].typ()
-		// Keys that differ only in case are one column name to SQLite.
-		name := c.name
-		if strings.TrimSpace(name) == "" {
-			name = fmt.Sprintf("column_%d", i+1)
-		}
-		base := name
-		for k := 2; seen[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s_%d", base, k)
-		}
-		seen[strings.ToLower(name)] = true
-		c.name = name
+		c.name = distinctName(c.name, i, seen)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("read %s: %w", t.file, err)
