@@ -19,8 +19,9 @@ import (
 //
 //   - statement kinds that read: SELECT, a parenthesised SELECT, WITH …
 //     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
-//     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION or SHOW
-//     EXPLAIN|ANALYZE FOR);
+//     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION, SHOW
+//     EXPLAIN|ANALYZE FOR, or SHOW BINLOG|RELAYLOG EVENTS, which read
+//     the server's log files);
 //
 // and refuses, wherever they are in the text:
 //
@@ -52,6 +53,7 @@ var deniedFunctions = map[string]string{
 	"RELEASE_LOCK":                      "releases a named lock",
 	"RELEASE_ALL_LOCKS":                 "releases named locks",
 	"IS_FREE_LOCK":                      "probes named locks",
+	"IS_USED_LOCK":                      "probes named locks (and names the session holding one)",
 	"NEXTVAL":                           "advances a sequence (a write)",
 	"SETVAL":                            "sets a sequence (a write)",
 	"LASTVAL":                           "reads session state",
@@ -66,6 +68,28 @@ var deniedFunctions = map[string]string{
 	"SYS_BINEVAL":                       "runs code on the database server",
 	"SYS_SET":                           "sets the server's environment",
 	"SYS_GET":                           "reads the server's environment",
+	"BINLOG_GTID_POS":                   "reads the server's binary log files",
+	"WSREP_SYNC_WAIT_UPTO_GTID":         "waits on replication",
+	// The Spider engine's functions (install_spider.sql): they run
+	// statements on the servers its tables point to.
+	"SPIDER_DIRECT_SQL":            "runs SQL on another server",
+	"SPIDER_BG_DIRECT_SQL":         "runs SQL on another server",
+	"SPIDER_PING_TABLE":            "connects to another server",
+	"SPIDER_COPY_TABLES":           "copies rows between servers (a write)",
+	"SPIDER_FLUSH_TABLE_MON_CACHE": "changes the Spider engine's state",
+	// The CONNECT engine's functions (ha_connect.so) that reach the
+	// server's files and environment.
+	"JSON_FILE":     "reads a file on the database server",
+	"JBIN_FILE":     "reads a file on the database server",
+	"BSON_FILE":     "reads a file on the database server",
+	"BBIN_FILE":     "reads a file on the database server",
+	"JFILE_MAKE":    "writes a file on the database server",
+	"JFILE_CONVERT": "writes a file on the database server",
+	"JFILE_BJSON":   "writes a file on the database server",
+	"BFILE_MAKE":    "writes a file on the database server",
+	"BFILE_CONVERT": "writes a file on the database server",
+	"BFILE_BJSON":   "writes a file on the database server",
+	"ENVAR":         "reads the server's environment",
 }
 
 // readKinds are the statement kinds that read.
@@ -394,6 +418,11 @@ func vetKind(sql string, toks []token) error {
 		// interrupt its statement to report its plan.
 		what := "SHOW " + toks[1].up + " FOR"
 		return &guard.Rejection{What: what, Reason: what + " is not allowed: it has another session report its statement", Hint: "use EXPLAIN on the statement itself; " + readOnlyHint}
+	case first == "SHOW" && i == 0 && len(toks) > 2 && (toks[1].up == "BINLOG" && toks[2].up == "EVENTS" || toks[1].up == "RELAYLOG"):
+		// The binary and relay logs are files on the server holding
+		// every database's writes.
+		what := "SHOW " + toks[1].up + " EVENTS"
+		return &guard.Rejection{What: what, Reason: what + " is not allowed: it reads the server's log files, which hold the writes of every database", Hint: readOnlyHint}
 	case readKinds[first] && (i == 0 || first != "SHOW"):
 		return nil
 	case first == "WITH":
@@ -656,8 +685,9 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	// Tables the server reads on a connection of its own (FEDERATED,
 	// FederatedX), in a transaction that is not read-only, or through a
-	// storage engine that reaches outside the database (CONNECT, SPIDER).
-	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER')", func(name, eng string) {
+	// storage engine that reaches outside the database (CONNECT, SPIDER;
+	// SPHINX connects to the searchd its table or its query names).
+	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER', 'SPHINX')", func(name, eng string) {
 		k.remote[strings.ToUpper(name)] = "it is a " + eng + " table: the server reads it on another connection or outside the database, not within the read-only transaction"
 	}); err != nil {
 		return nil, err

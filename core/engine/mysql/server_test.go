@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -407,6 +409,15 @@ func TestAdversarial(t *testing.T) {
 		"BEGIN",
 		"COMMIT",
 		"RESET QUERY CACHE",
+		"SELECT IS_USED_LOCK('tw-lock')",
+		"SELECT BINLOG_GTID_POS('mysql-bin.000001', 4)",
+		"SELECT WSREP_SYNC_WAIT_UPTO_GTID('0-1-1', 1)",
+		"SHOW BINLOG EVENTS",
+		"SHOW RELAYLOG EVENTS",
+		"SELECT SPIDER_DIRECT_SQL('SELECT 1', 'tw', 'host \"127.0.0.1\"')",
+		"SELECT JSON_FILE('/etc/passwd')",
+		"SELECT JFILE_MAKE('{}', '" + out + "')",
+		"SELECT ENVAR('HOME')",
 	}
 	for _, q := range statements {
 		_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
@@ -690,6 +701,16 @@ func TestOtherDatabases(t *testing.T) {
 	} else {
 		t.Log("the server has no FEDERATED engine: only views of other databases are tried")
 	}
+	// A SPHINX table connects to the searchd its CONNECTION names (and
+	// its query can name another): here a listener of the test's own,
+	// which counts the connections the server makes.
+	if port, ok := sphinx(t, f); ok {
+		f.exec(t, "CREATE TABLE search (id BIGINT UNSIGNED NOT NULL, weight INT NOT NULL, query VARCHAR(3072) NOT NULL, INDEX(query)) ENGINE=SPHINX CONNECTION='sphinx://127.0.0.1:"+port+"/idx'")
+		t.Cleanup(func() { f.root.Exec("DROP TABLE search") })
+		f.exec(t, "CREATE VIEW reads_search AS SELECT id FROM search WHERE query = 'x'")
+		t.Cleanup(func() { f.root.Exec("DROP VIEW reads_search") })
+		statements = append(statements, "SELECT * FROM search WHERE query = 'x'", "SELECT * FROM reads_search")
+	}
 	// Creating the FEDERATED table already read the remote side once.
 	written := f.scalar(t, "SELECT COUNT(*) FROM "+other+".written")
 	for _, q := range statements {
@@ -705,4 +726,43 @@ func TestOtherDatabases(t *testing.T) {
 	if n := f.scalar(t, "SELECT COUNT(*) FROM "+other+".written"); n != written {
 		t.Errorf("the remote side wrote: %s rows, were %s", n, written)
 	}
+	if n := sphinxConnections.Load(); n != 0 {
+		t.Errorf("the server connected to the SPHINX table's searchd %d times", n)
+	}
+}
+
+// sphinxConnections counts the connections sphinx's listener accepted.
+var sphinxConnections atomic.Int64
+
+// sphinx makes the server's SPHINX engine available (installed for the
+// test when its library is on the server and it is not yet) and listens
+// for the connections a SPHINX table makes; it returns the listener's
+// port, or false when the server has no SPHINX engine.
+func sphinx(t *testing.T, f *fixture) (string, bool) {
+	t.Helper()
+	if f.scalar(t, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE = 'SPHINX' AND SUPPORT IN ('YES', 'DEFAULT')") == "0" {
+		if _, err := f.root.Exec("INSTALL SONAME 'ha_sphinx'"); err != nil {
+			t.Logf("the server has no SPHINX engine (%v): SPHINX tables are not tried", err)
+			return "", false
+		}
+		// After the test's tables are dropped (cleanups run last first).
+		t.Cleanup(func() { f.root.Exec("UNINSTALL SONAME 'ha_sphinx'") })
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	sphinxConnections.Store(0)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			sphinxConnections.Add(1)
+			c.Close()
+		}
+	}()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), true
 }
