@@ -87,10 +87,19 @@ func str0(p *string) string {
 // indexes and comments from information_schema, row counts (the server's
 // estimate, exact for small tables within a budget) and sample rows.
 func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
+	// What the guard refuses: views and tables neither counted nor
+	// sampled, remote tables whose statistics are not read.
+	k, err := e.knownNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notRemote, remote := k.tableConditions()
 	var tables []*catalog.Table
-	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+	err = e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
 		rows, err := scanAll(q(`SELECT TABLE_NAME, TABLE_TYPE, TABLE_ROWS, TABLE_COMMENT FROM information_schema.TABLES
-			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')` + notRemote + `
+			UNION ALL SELECT TABLE_NAME, TABLE_TYPE, NULL, TABLE_COMMENT FROM information_schema.TABLES
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')` + remote + `
 			ORDER BY TABLE_TYPE = 'VIEW', LOWER(TABLE_NAME)`))
 		if err != nil {
 			return err
@@ -106,11 +115,13 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			} else if r[2] != nil {
 				fmt.Sscan(*r[2], &t.RowCount)
 				t.RowCountEstimated = true
+			} else {
+				t.RowCount = -1 // a remote table: counted below, if at all
 			}
 			tables = append(tables, t)
 			byName[t.Name] = t
 		}
-		return e.describe(q, byName)
+		return e.describe(q, byName, notRemote)
 	})
 	if err != nil {
 		return nil, err
@@ -118,16 +129,14 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	cat := catalog.New(tables)
 	// A view the guard refuses is neither counted nor sampled: its rows
 	// would come from the very call it refuses (LOAD_FILE, GET_LOCK…).
-	k, err := e.knownNow(ctx)
-	if err != nil {
-		return nil, err
-	}
 	e.countAndSample(ctx, cat, k)
 	return cat, nil
 }
 
-// describe fills in the columns, keys, indexes and view definitions.
-func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[string]*catalog.Table) error {
+// describe fills in the columns, keys, indexes and view definitions;
+// notRemote is tableConditions' condition that leaves out the remote tables
+// where reading a table's keys opens it.
+func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[string]*catalog.Table, notRemote string) error {
 	cols, err := scanAll(q(`SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, COLUMN_COMMENT, EXTRA
 		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`))
 	if err != nil {
@@ -146,7 +155,7 @@ func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[
 		t.Columns = append(t.Columns, c)
 	}
 	keys, err := scanAll(q(`SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
-		FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()
+		FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()` + notRemote + `
 		AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
 		ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
 	if err != nil {
@@ -326,11 +335,17 @@ var _ engine.SchemaVersioner = (*Engine)(nil)
 // whenever the catalog's tables, views, columns or indexes do, and not
 // when rows are written.
 func (e *Engine) SchemaVersion(ctx context.Context) (string, error) {
+	k, err := e.knownNow(ctx)
+	if err != nil {
+		return "", err
+	}
+	notRemote, remote := k.tableConditions()
 	var version string
-	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+	err = e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
 		rows, err := scanAll(q(`SELECT CONCAT_WS(':',
 			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, TABLE_TYPE, CREATE_TIME))), 0))
-				FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()),
+				FROM (SELECT TABLE_NAME, TABLE_TYPE, CREATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()` + notRemote + `
+					UNION ALL SELECT TABLE_NAME, TABLE_TYPE, NULL FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()` + remote + `) t),
 			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_TYPE))), 0))
 				FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()),
 			(SELECT CONCAT(COUNT(*), '.', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME))), 0))

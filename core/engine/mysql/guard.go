@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tablewise/tablewise/core/format"
@@ -314,6 +315,9 @@ type known struct {
 	functions map[string]bool
 	views     map[string]string
 	remote    map[string]string
+	// remoteHere are the names of the database's own tables of remote,
+	// as the database spells them.
+	remoteHere []string
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
@@ -332,6 +336,31 @@ func (k *known) object(name string) (kind, why, hint string, ok bool) {
 		return "table", why, "query the database it reads directly, or ask the database's owner for a table that holds the rows", true
 	}
 	return "", "", "", false
+}
+
+// tableConditions are the conditions on TABLE_NAME that leave out
+// (notRemote) or keep only (remote) the database's own tables the server
+// reads outside the transaction (FEDERATED and the like), for the
+// catalog's reads of information_schema. Reading such a table's row
+// count, keys or creation time opens it, and FEDERATED then connects to
+// its remote server, where a server that does not answer holds the
+// statement past the deadline and KILL QUERY. MariaDB tests a condition
+// on TABLE_NAME before it opens a table, and looks the names of IN (…)
+// up as files, case-sensitively: they are written as the database
+// spells them.
+func (k *known) tableConditions() (notRemote, remote string) {
+	var names []string
+	if k != nil {
+		for _, name := range k.remoteHere {
+			names = append(names, "'"+strings.NewReplacer(`\`, `\\`, "'", "''").Replace(name)+"'")
+		}
+	}
+	if len(names) == 0 {
+		return "", " AND FALSE"
+	}
+	sort.Strings(names)
+	list := strings.Join(names, ", ")
+	return " AND TABLE_NAME NOT IN (" + list + ")", " AND TABLE_NAME IN (" + list + ")"
 }
 
 // qualifiedName is the upper-cased SCHEMA.NAME that toks[i] (a schema)
@@ -689,6 +718,9 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// SPHINX connects to the searchd its table or its query names).
 	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER', 'SPHINX')", func(name, eng string) {
 		k.remote[strings.ToUpper(name)] = "it is a " + eng + " table: the server reads it on another connection or outside the database, not within the read-only transaction"
+		if !strings.Contains(name, ".") {
+			k.remoteHere = append(k.remoteHere, name)
+		}
 	}); err != nil {
 		return nil, err
 	}

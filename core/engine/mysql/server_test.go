@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"os"
@@ -693,18 +694,19 @@ func TestOtherDatabases(t *testing.T) {
 		"SELECT * FROM `" + other + "`.`leak`",
 		"SELECT Name FROM Genre WHERE Name IN (SELECT f FROM " + other + ".leak)",
 	}
-	if f.scalar(t, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE = 'FEDERATED' AND SUPPORT IN ('YES', 'DEFAULT')") == "1" {
+	if installed(t, f, "FEDERATED", "ha_federatedx") {
 		port := f.scalar(t, "SELECT @@port")
 		f.exec(t, "CREATE TABLE remote_writes (a INT) ENGINE=FEDERATED CONNECTION='mysql://root@127.0.0.1:"+port+"/"+other+"/writes'")
 		f.exec(t, "CREATE VIEW reads_remote AS SELECT a FROM remote_writes")
 		statements = append(statements, "SELECT * FROM remote_writes", "SELECT * FROM reads_remote")
-	} else {
-		t.Log("the server has no FEDERATED engine: only views of other databases are tried")
 	}
 	// A SPHINX table connects to the searchd its CONNECTION names (and
 	// its query can name another): here a listener of the test's own,
 	// which counts the connections the server makes.
-	if port, ok := sphinx(t, f); ok {
+	var searchd *atomic.Int64
+	if installed(t, f, "SPHINX", "ha_sphinx") {
+		var port string
+		port, searchd = listen(t, "")
 		f.exec(t, "CREATE TABLE search (id BIGINT UNSIGNED NOT NULL, weight INT NOT NULL, query VARCHAR(3072) NOT NULL, INDEX(query)) ENGINE=SPHINX CONNECTION='sphinx://127.0.0.1:"+port+"/idx'")
 		t.Cleanup(func() { f.root.Exec("DROP TABLE search") })
 		f.exec(t, "CREATE VIEW reads_search AS SELECT id FROM search WHERE query = 'x'")
@@ -726,43 +728,95 @@ func TestOtherDatabases(t *testing.T) {
 	if n := f.scalar(t, "SELECT COUNT(*) FROM "+other+".written"); n != written {
 		t.Errorf("the remote side wrote: %s rows, were %s", n, written)
 	}
-	if n := sphinxConnections.Load(); n != 0 {
-		t.Errorf("the server connected to the SPHINX table's searchd %d times", n)
+	if searchd != nil && searchd.Load() != 0 {
+		t.Errorf("the server connected to the SPHINX table's searchd %d times", searchd.Load())
 	}
 }
 
-// sphinxConnections counts the connections sphinx's listener accepted.
-var sphinxConnections atomic.Int64
-
-// sphinx makes the server's SPHINX engine available (installed for the
-// test when its library is on the server and it is not yet) and listens
-// for the connections a SPHINX table makes; it returns the listener's
-// port, or false when the server has no SPHINX engine.
-func sphinx(t *testing.T, f *fixture) (string, bool) {
+// installed makes the server's storage engine available: installed for
+// the test from soname when its library is on the server and it is not
+// yet (uninstalled after the test's tables are dropped: cleanups run last
+// first). It is false when the server has no such engine.
+func installed(t *testing.T, f *fixture, engine, soname string) bool {
 	t.Helper()
-	if f.scalar(t, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE = 'SPHINX' AND SUPPORT IN ('YES', 'DEFAULT')") == "0" {
-		if _, err := f.root.Exec("INSTALL SONAME 'ha_sphinx'"); err != nil {
-			t.Logf("the server has no SPHINX engine (%v): SPHINX tables are not tried", err)
-			return "", false
-		}
-		// After the test's tables are dropped (cleanups run last first).
-		t.Cleanup(func() { f.root.Exec("UNINSTALL SONAME 'ha_sphinx'") })
+	if f.scalar(t, "SELECT COUNT(*) FROM information_schema.ENGINES WHERE ENGINE = ? AND SUPPORT IN ('YES', 'DEFAULT')", engine) != "0" {
+		return true
 	}
+	if _, err := f.root.Exec("INSTALL SONAME '" + soname + "'"); err != nil {
+		t.Logf("the server has no %s engine (%v): %s tables are not tried", engine, err, engine)
+		return false
+	}
+	t.Cleanup(func() { f.root.Exec("UNINSTALL SONAME '" + soname + "'") })
+	return true
+}
+
+// listen accepts connections on a port of its own and counts them; with
+// forward, it passes each on to that address (a proxy), else closes it.
+func listen(t *testing.T, forward string) (string, *atomic.Int64) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	sphinxConnections.Store(0)
+	var n atomic.Int64
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			sphinxConnections.Add(1)
-			c.Close()
+			n.Add(1)
+			if forward == "" {
+				c.Close()
+				continue
+			}
+			go func() {
+				defer c.Close()
+				up, err := net.Dial("tcp", forward)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				go io.Copy(up, c)
+				io.Copy(c, up)
+			}()
 		}
 	}()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), true
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), &n
+}
+
+// TestRemoteTableCatalog: reading the catalog and the schema version
+// never opens a FEDERATED table, which connects to its remote server (a
+// remote that does not answer held the catalog's statement on the server
+// past the deadline and KILL QUERY): the table is listed, its row count
+// unknown. The remote here is the server itself, through a proxy of the
+// test's own that counts the connections.
+func TestRemoteTableCatalog(t *testing.T) {
+	f := chinook(t)
+	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+		return
+	}
+	port, n := listen(t, "127.0.0.1:"+f.scalar(t, "SELECT @@port"))
+	db := f.scalar(t, "SELECT DATABASE()")
+	f.exec(t, "CREATE TABLE `Remote Genre` (GenreId INT NOT NULL, Name VARCHAR(120), PRIMARY KEY (GenreId)) ENGINE=FEDERATED CONNECTION='mysql://root@127.0.0.1:"+port+"/"+db+"/Genre'")
+	t.Cleanup(func() { f.root.Exec("DROP TABLE `Remote Genre`") })
+	f.exec(t, "FLUSH TABLES `Remote Genre`") // its statistics are read again when it is opened
+	created := n.Load()
+	cat, err := f.eng.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.eng.SchemaVersion(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load() - created; got != 0 {
+		t.Errorf("reading the catalog connected to the remote server %d times", got)
+	}
+	if r := cat.Table("Remote Genre"); r == nil || r.RowCount != -1 || r.Sample != nil || len(r.Columns) != 2 {
+		t.Errorf("the remote table in the catalog: %+v", r)
+	}
+	if g := cat.Table("Genre"); g == nil || g.RowCount != 25 || len(g.PrimaryKey) != 1 {
+		t.Errorf("Genre in the catalog: %+v", g)
+	}
 }
