@@ -36,6 +36,9 @@ import (
 //     files, by name (deniedFunctions), stored functions of the database
 //     and any schema-qualified call (they run code the guard cannot see),
 //     and the views whose definitions call any of them, however deep;
+//   - on a server with tables it reads on another server (FEDERATED and
+//     the like), the reads that open every table: SHOW TABLE STATUS and
+//     some information_schema columns (vetOpening);
 //   - || (MariaDB reads it as OR, SQLite and PostgreSQL as joining text:
 //     either reading answers some queries silently wrong);
 //   - more than one statement.
@@ -600,6 +603,9 @@ func vetTokens(toks []token, k *known) error {
 	refused := func(what, reason, hint string) error {
 		return &guard.Rejection{What: what, Reason: reason, Hint: hint}
 	}
+	if err := vetOpening(toks, k); err != nil {
+		return err
+	}
 	// object refuses a refused view or table, name as k holds it,
 	// written as the statement does.
 	object := func(name, written string) error {
@@ -674,6 +680,83 @@ func vetTokens(toks []token, k *known) error {
 		}
 		if k.function(t.up) {
 			return refused("function "+t.text, "calling the stored function "+t.text+" is not allowed: it runs code the guard cannot see", "use the built-in functions")
+		}
+	}
+	return nil
+}
+
+// opensTables are the information_schema tables whose reads open every
+// table they list, with the columns that do (nil: any read), as measured
+// on MariaDB 10.11 with a FEDERATED table: reading its row count, sizes,
+// times, keys or constraints connects to its remote server; its name,
+// engine, comment and columns come from its definition alone.
+var opensTables = map[string][]string{
+	"TABLES": strings.Fields(`ROW_FORMAT TABLE_ROWS AVG_ROW_LENGTH DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH
+		DATA_FREE AUTO_INCREMENT CREATE_TIME UPDATE_TIME CHECK_TIME CHECKSUM CREATE_OPTIONS MAX_INDEX_LENGTH`),
+	"STATISTICS":              {"CARDINALITY", "INDEX_TYPE", "COMMENT"},
+	"KEY_COLUMN_USAGE":        nil,
+	"TABLE_CONSTRAINTS":       nil,
+	"REFERENTIAL_CONSTRAINTS": nil,
+	"PARTITIONS":              nil,
+}
+
+// vetOpening refuses, on a server with tables it reads on another server
+// (FEDERATED and the like, in k.remote), the reads that open every table
+// of a database: SHOW TABLE STATUS and the information_schema columns of
+// opensTables. Opening a FEDERATED table connects to its remote server,
+// and a remote that does not answer holds the statement on the server
+// past the deadline and KILL QUERY.
+func vetOpening(toks []token, k *known) error {
+	if k == nil || len(k.remote) == 0 {
+		return nil
+	}
+	var remote []string
+	for name := range k.remote {
+		remote = append(remote, name)
+	}
+	sort.Strings(remote)
+	why := func(what string) error {
+		return &guard.Rejection{
+			What:   what,
+			Reason: what + " is not allowed here: it opens every table it lists, and the server's remote tables (" + format.ClipRunes(strings.Join(remote, ", "), 60) + ") then connect to their servers, where one that does not answer holds the statement past the deadline",
+			Hint:   "the catalog (tablewise schema) lists the tables with their keys and row counts; information_schema.TABLES' names, engines and comments can be read",
+		}
+	}
+	if len(toks) > 2 && toks[0].up == "SHOW" && toks[1].up == "TABLE" && toks[2].up == "STATUS" {
+		return why("SHOW TABLE STATUS")
+	}
+	// Every name in the statement, and whether it selects all columns.
+	words, star := map[string]bool{}, false
+	for i, t := range toks {
+		switch t.kind {
+		case tWord:
+			words[t.up] = true
+		case tName:
+			q := t.text[:1]
+			words[strings.ToUpper(strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q))] = true
+		case tPunct:
+			if t.text == "*" && i > 0 {
+				p := toks[i-1]
+				star = star || p.up == "SELECT" || p.up == "DISTINCT" || p.up == "ALL" || p.kind == tPunct && (p.text == "," || p.text == ".")
+			}
+		}
+	}
+	for i := range toks {
+		q := qualifiedName(toks, i)
+		table, ok := strings.CutPrefix(q, "INFORMATION_SCHEMA.")
+		if !ok {
+			continue
+		}
+		cols, opens := opensTables[table]
+		if !opens {
+			continue
+		}
+		hit := cols == nil || star
+		for _, c := range cols {
+			hit = hit || words[c]
+		}
+		if hit {
+			return why("reading information_schema." + table)
 		}
 	}
 	return nil

@@ -181,6 +181,44 @@ func TestVet(t *testing.T) {
 	if err := vet("SELECT grab(1)", &known{functions: map[string]bool{"GRAB": true}}); err == nil || !strings.Contains(err.Error(), "stored function grab") {
 		t.Errorf("stored function: %v", err)
 	}
+	// On a server with a remote table, the reads that open every table
+	// are refused; those that read definitions only are not, and without
+	// a remote table none is.
+	fed := &known{remote: map[string]string{"FED": "it is a FEDERATED table"}}
+	opening := map[string]string{
+		"SHOW TABLE STATUS":           "SHOW TABLE STATUS",
+		"show table status like 'f%'": "SHOW TABLE STATUS",
+		"SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()": "reading information_schema.TABLES",
+		"SELECT * FROM INFORMATION_SCHEMA.`TABLES`":                                                    "reading information_schema.TABLES",
+		"SELECT t.* FROM information_schema.tables t":                                                  "reading information_schema.TABLES",
+		"SELECT MAX(CREATE_TIME) FROM information_schema.TABLES":                                       "reading information_schema.TABLES",
+		"SELECT CARDINALITY FROM information_schema.STATISTICS":                                        "reading information_schema.STATISTICS",
+		"SELECT TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE":                                   "reading information_schema.KEY_COLUMN_USAGE",
+		"SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS":                                    "reading information_schema.TABLE_CONSTRAINTS",
+		"SELECT * FROM information_schema.PARTITIONS":                                                  "reading information_schema.PARTITIONS",
+	}
+	for sql, what := range opening {
+		var rej *guard.Rejection
+		if err := vet(sql, fed); !errors.As(err, &rej) || rej.What != what {
+			t.Errorf("%q with a remote table: %v, want a refusal (%s)", sql, err, what)
+		}
+		if err := vet(sql, &known{}); err != nil {
+			t.Errorf("%q without a remote table: %v", sql, err)
+		}
+	}
+	for _, sql := range []string{
+		"SELECT TABLE_NAME, ENGINE, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()",
+		"SELECT COUNT(*) FROM information_schema.TABLES",
+		"SELECT * FROM information_schema.COLUMNS",
+		"SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS",
+		"SELECT TABLE_ROWS FROM stats", // a table of the database's own
+		"SHOW FULL TABLES",
+		"SHOW INDEX FROM Track",
+	} {
+		if err := vet(sql, fed); err != nil {
+			t.Errorf("%q with a remote table: %v", sql, err)
+		}
+	}
 	for _, sql := range []string{"", "  ", "-- only a comment", "/* c */", ";", "# c"} {
 		if err := vet(sql, nil); !errors.Is(err, guard.ErrEmpty) {
 			t.Errorf("%q: %v, want ErrEmpty", sql, err)

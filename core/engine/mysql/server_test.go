@@ -786,12 +786,14 @@ func listen(t *testing.T, forward string) (string, *atomic.Int64) {
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), &n
 }
 
-// TestRemoteTableCatalog: reading the catalog and the schema version
-// never opens a FEDERATED table, which connects to its remote server (a
-// remote that does not answer held the catalog's statement on the server
-// past the deadline and KILL QUERY): the table is listed, its row count
-// unknown. The remote here is the server itself, through a proxy of the
-// test's own that counts the connections.
+// TestRemoteTableCatalog: neither reading the catalog and the schema
+// version nor a statement opens a FEDERATED table, which connects to its
+// remote server (a remote that does not answer held the statement on the
+// server past the deadline and KILL QUERY): the catalog lists it with its
+// row count unknown, and the reads of information_schema that open every
+// table are refused while those of names and definitions run. The remote
+// here is the server itself, through a proxy of the test's own that
+// counts the connections.
 func TestRemoteTableCatalog(t *testing.T) {
 	f := chinook(t)
 	if !installed(t, f, "FEDERATED", "ha_federatedx") {
@@ -810,8 +812,25 @@ func TestRemoteTableCatalog(t *testing.T) {
 	if _, err := f.eng.SchemaVersion(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	for _, q := range []string{
+		"SHOW TABLE STATUS",
+		"SELECT TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()",
+		"SELECT * FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()",
+		"SELECT TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()",
+		"SELECT CARDINALITY FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()",
+	} {
+		res, err := query.Collect(context.Background(), f.eng, q, query.Options{Timeout: 2 * time.Second})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%q: %v %v, want a refusal", q, res, err)
+		}
+	}
+	res, err := query.Collect(context.Background(), f.eng, "SELECT TABLE_NAME, ENGINE, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND ENGINE = 'FEDERATED'", query.Options{})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "Remote Genre" {
+		t.Errorf("the remote table's name and engine: %v %v", res, err)
+	}
 	if got := n.Load() - created; got != 0 {
-		t.Errorf("reading the catalog connected to the remote server %d times", got)
+		t.Errorf("reading the catalog and the statements connected to the remote server %d times", got)
 	}
 	if r := cat.Table("Remote Genre"); r == nil || r.RowCount != -1 || r.Sample != nil || len(r.Columns) != 2 {
 		t.Errorf("the remote table in the catalog: %+v", r)
