@@ -509,6 +509,13 @@ func hardHeapLimit(n int64) int64 {
 	return sqlite3.Xsqlite3_hard_heap_limit64(tls, n)
 }
 
+// MemoryUsed is the memory SQLite holds across the process.
+func MemoryUsed() int64 {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	return sqlite3.Xsqlite3_memory_used(tls)
+}
+
 // Version is SQLite's version string.
 func Version() string {
 	tls := libc.NewTLS()
