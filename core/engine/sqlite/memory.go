@@ -87,6 +87,8 @@ var ErrTooBig = errors.New("the data does not fit in memory")
 // (SQLITE_OPEN_READONLY, mode=ro), the guard's authorizer on each. The
 // database lives in SQLite's heap, so opt.HeapLimit (process-wide,
 // default DefaultHeapLimit) bounds its size; nothing is written to disk.
+// Once it is loaded, the limit is lowered to what SQLite holds plus
+// DefaultHeapLimit, the room a statement has on a database file.
 func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, error) {
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
