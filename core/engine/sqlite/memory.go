@@ -36,7 +36,7 @@ type Memory struct {
 type memory struct {
 	source engine.Source
 	files  []string // absolute paths, and their resolved forms
-	heap   int64    // the heap limit it was loaded under
+	heap   int64    // the heap limit its statements run under (the data and DefaultHeapLimit)
 }
 
 // liveHeaps are the heap limits of the open in-memory databases: the
@@ -87,6 +87,8 @@ var ErrTooBig = errors.New("the data does not fit in memory")
 // (SQLITE_OPEN_READONLY, mode=ro), the guard's authorizer on each. The
 // database lives in SQLite's heap, so opt.HeapLimit (process-wide,
 // default DefaultHeapLimit) bounds its size; nothing is written to disk.
+// Once it is loaded, the limit is lowered to what SQLite holds plus
+// DefaultHeapLimit, the room a statement has on a database file.
 func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, error) {
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
@@ -149,6 +151,13 @@ func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, err
 	}
 	closeW()
 	d.keep = c
+	// Loading may take the whole limit; a statement gets the room it has
+	// on a database file: the data stays, and DefaultHeapLimit more.
+	// Left at opt.HeapLimit (4 GiB for data files), one statement on a
+	// three-row CSV held 3 GB.
+	im.Free()
+	mem.heap = min(opt.HeapLimit, lite.MemoryUsed()+DefaultHeapLimit)
+	configureHeap(mem.heap)
 	mem.hold()
 	return d, nil
 }

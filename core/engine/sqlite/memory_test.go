@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,22 +92,30 @@ func heapLabel(t *testing.T, e engine.Engine) string {
 }
 
 func TestHeapLimitHeldWhileMemoryIsOpen(t *testing.T) {
+	// Loaded under 1 GiB, the data's statements then run under what
+	// SQLite holds (these 100 rows, and whatever other tests of the
+	// package left open) plus sqlite.DefaultHeapLimit (256 MiB).
 	mem := openMemory(t, 1<<30, "x.csv")
-	file, err := sqlite.Open(context.Background(), testdb.Fixture(t), engine.Options{}) // the default, 256 MiB
+	memLabel := heapLabel(t, mem)
+	var mb float64
+	if _, err := fmt.Sscanf(memLabel[strings.Index(memLabel, "(")+1:], "%g MB)", &mb); err != nil || mb < 256 || mb > 512 {
+		t.Errorf("after the load the in-memory database set %q, want 256 MiB and what SQLite holds", memLabel)
+	}
+	file, err := sqlite.Open(context.Background(), testdb.Fixture(t), engine.Options{HeapLimit: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	if got := heapLabel(t, file); !strings.Contains(got, "(1 GB)") {
-		t.Errorf("with 1 GiB of data open, a file's open set %q", got)
+	if got := heapLabel(t, file); got != memLabel {
+		t.Errorf("with the data open, a file's open at 64 MiB set %q, want %q", got, memLabel)
 	}
 	mem.Close()
-	again, err := sqlite.Open(context.Background(), testdb.Fixture(t), engine.Options{})
+	again, err := sqlite.Open(context.Background(), testdb.Fixture(t), engine.Options{HeapLimit: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	if got := heapLabel(t, again); !strings.Contains(got, "(256 MB)") {
-		t.Errorf("once the data is closed, a file's open set %q", got)
+	if got := heapLabel(t, again); !strings.Contains(got, "(64 MB)") {
+		t.Errorf("once the data is closed, a file's open at 64 MiB set %q", got)
 	}
 }

@@ -26,7 +26,8 @@ import (
 )
 
 // DefaultHeapLimit caps SQLite's heap, and so the in-memory database,
-// when data files are opened and no limit was given: 4 GiB.
+// while data files are loaded and no limit was given: 4 GiB. Statements
+// then run under what the data holds plus sqlite.DefaultHeapLimit.
 const DefaultHeapLimit = 4 << 30
 
 // sampleRows is how many rows (or records) decide a column's type.

@@ -239,6 +239,26 @@ func (s *Stmt) value(i int) *sqlite3.TMem {
 	return (*sqlite3.TMem)(cptr(v.FpResultRow + uintptr(i)*unsafe.Sizeof(sqlite3.TMem{})))
 }
 
+// MayRunLong reports whether the statement's program holds an
+// instruction that one step can spend seconds in, where no interrupt
+// reaches: a sorter's (it sorts every row in one instruction, and frees
+// them one by one when the statement ends) or a virtual table's filter
+// (json_each parses its whole document in it, an FTS5 prefix query merges
+// every matching term's list).
+func (s *Stmt) MayRunLong() bool {
+	v := (*sqlite3.TVdbe)(cptr(s.p))
+	if v.FaOp == 0 || v.FnOp <= 0 {
+		return false
+	}
+	for _, op := range unsafe.Slice((*sqlite3.TVdbeOp)(cptr(v.FaOp)), v.FnOp) {
+		switch op.Fopcode {
+		case sqlite3.OP_SorterOpen, sqlite3.OP_VFilter:
+			return true
+		}
+	}
+	return false
+}
+
 // Type is the storage class of column i in the current row.
 func (s *Stmt) Type(i int) int {
 	if m := s.value(i); m != nil {
@@ -507,6 +527,13 @@ func hardHeapLimit(n int64) int64 {
 	tls := libc.NewTLS()
 	defer tls.Close()
 	return sqlite3.Xsqlite3_hard_heap_limit64(tls, n)
+}
+
+// MemoryUsed is the memory SQLite holds across the process.
+func MemoryUsed() int64 {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	return sqlite3.Xsqlite3_memory_used(tls)
 }
 
 // Version is SQLite's version string.
