@@ -519,7 +519,6 @@ func TestIndexAndSessionFunctions(t *testing.T) {
 		`SELECT count(*) FROM pg_file_settings`,
 		`SELECT * FROM pg_ident_file_mappings`,
 		`SELECT * FROM pg_show_all_file_settings()`)
-	refused(t, e, "control file", `SELECT * FROM pg_control_system()`)
 	refused(t, e, "random numbers", `SELECT setseed(0.5)`)
 	refused(t, e, "rest of the session",
 		`SELECT * FROM hypopg_create_index('CREATE INDEX ON "Track" ("Composer")')`,

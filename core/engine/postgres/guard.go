@@ -511,7 +511,6 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"brin_summarize_", "writes a BRIN index's summaries, outside the transaction"},
 	{"brin_desummarize_", "writes a BRIN index's summaries, outside the transaction"},
 	{"pg_rotate_logfile", "rotates the server's log"},
-	{"pg_control_", "reads the server's control file"},
 	{"pg_restore_", "writes the planner's statistics into the catalog"},
 	{"pg_clear_", "clears the planner's statistics in the catalog"},
 	{"pg_set_", "writes the planner's statistics into the catalog"},

@@ -31,6 +31,8 @@ var benignVolatile = map[string]string{
 	"pg_get_backend_memory_contexts": "monitoring", "pg_get_shmem_allocations": "monitoring", "pg_jit_available": "monitoring",
 	"pg_show_replication_origin_status": "monitoring", "pg_stat_get_recovery_prefetch": "monitoring", "pg_stat_have_stats": "monitoring",
 	"pg_stat_clear_snapshot": "drops the transaction's own statistics snapshot", "pg_stat_force_next_flush": "flushes the session's own statistics as it would at idle",
+	"pg_control_system": "the server's identity (migrate-check compares it)", "pg_control_checkpoint": "monitoring",
+	"pg_control_init": "monitoring", "pg_control_recovery": "monitoring",
 	"pg_is_in_recovery": "monitoring", "pg_is_wal_replay_paused": "monitoring", "pg_current_wal_lsn": "monitoring",
 	"pg_current_wal_flush_lsn": "monitoring", "pg_current_wal_insert_lsn": "monitoring", "pg_last_wal_receive_lsn": "monitoring",
 	"pg_last_wal_replay_lsn": "monitoring", "pg_last_xact_replay_timestamp": "monitoring",
