@@ -91,6 +91,8 @@ var phraseSynonyms = map[string]string{
 	"dropped out":   "dropout",
 	"drop out":      "dropout",
 	"drops out":     "dropout",
+	"on file":       "recorded",
+	"on record":     "recorded",
 }
 
 // fillerWords carry no meaning for a plan: function words, generic verbs
@@ -126,7 +128,7 @@ var fillerWords = []string{
 	"dollars", "dollar", "usd", "euros", "euro", "eur", "bucks", "yet",
 	"brought", "been", "being", "got", "gotten", "sign", "signed", "signing", "posted", "submitted", "logged",
 	"entered", "left", "leave", "gave", "write", "wrote",
-	"worth", "collect", "collected", "collecting", "serve", "serves", "served", "serving", "new",
+	"marked", "flagged", "worth", "collect", "collected", "collecting", "serve", "serves", "served", "serving", "new",
 }
 
 // refuseWords ask for what a query cannot give: causes, predictions,

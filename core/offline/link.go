@@ -795,6 +795,11 @@ func (ix *index) linkValues(a *analysis) {
 				if !same && tense {
 					continue
 				}
+				// A proper name takes no inflection: a past tense
+				// ("marked") is not a first name of the same stem.
+				if !same && t[i].low != t[i].stem && slices.ContainsFunc(m.cands, func(c *cand) bool { return isPersonName(c.c) }) {
+					continue
+				}
 				if !same {
 					m.strong = false
 				}

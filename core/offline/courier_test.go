@@ -1,0 +1,61 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// courierScript: a small courier's depots, agents and boxes. The agents'
+// first names include 'Mark' and 'Grant', which inflected verbs of a
+// question stem to.
+func courierScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE depot (depot_id INTEGER PRIMARY KEY, depot_name TEXT NOT NULL, city TEXT NOT NULL, cntry TEXT NOT NULL);
+CREATE TABLE agent (agent_id INTEGER PRIMARY KEY, depot_id INTEGER NOT NULL REFERENCES depot(depot_id), first_name TEXT NOT NULL, last_name TEXT NOT NULL, hired_on TEXT NOT NULL);
+CREATE TABLE box (box_id INTEGER PRIMARY KEY, agent_id INTEGER NOT NULL REFERENCES agent(agent_id), from_depot INTEGER NOT NULL REFERENCES depot(depot_id), to_cntry TEXT NOT NULL, weight_kg REAL NOT NULL, is_damaged INTEGER NOT NULL, postage_cost REAL NOT NULL, insured_value REAL, posted_at TEXT NOT NULL, sent_on TEXT, due_on TEXT NOT NULL, arrived_on TEXT);
+`)
+	cities := [][2]string{{"Lyon", "FR"}, {"Porto", "PT"}, {"Graz", "AT"}, {"Turku", "FI"}}
+	for i, c := range cities {
+		fmt.Fprintf(&b, "INSERT INTO depot VALUES (%d, 'Depot %s', '%s', '%s');\n", i+1, c[0], c[0], c[1])
+	}
+	first := []string{"Mark", "Grant", "Ada", "Lena", "Omar", "Rui", "Sofia", "Tomas"}
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&b, "INSERT INTO agent VALUES (%d, %d, '%s', 'Surname%d', '20%02d-03-01');\n", i+1, i%4+1, first[i%8], i, 10+i%12)
+	}
+	dest := []string{"FR", "PT", "AT", "FI", "DE", "DE", "NL"}
+	for i := 0; i < 300; i++ {
+		sent, arrived := "NULL", "NULL"
+		if i%6 != 0 {
+			sent = fmt.Sprintf("'2024-%02d-%02d'", i%12+1, i%25+2)
+			if i%4 != 0 {
+				arrived = fmt.Sprintf("'2024-%02d-%02d'", i%12+1, i%25+2+i%4)
+			}
+		}
+		insured := "NULL"
+		if i%3 == 0 {
+			insured = fmt.Sprintf("%d.5", 100+i)
+		}
+		fmt.Fprintf(&b, "INSERT INTO box VALUES (%d, %d, %d, '%s', %d.25, %d, %d.75, %s, '2024-%02d-%02d 09:%02d:00', %s, '2024-%02d-%02d', %s);\n",
+			i+1, i%24+1, i%4+1, dest[i%7], i%30+1, min(1, i%5), 5+i%40, insured, i%12+1, i%25+1, i%60, sent, i%12+1, i%25+4, arrived)
+	}
+	return b.String()
+}
+
+// A proper name is not inflected: "marked" is not the agent 'Mark'. A
+// word that only shares its stem with a person's name is no value of it,
+// and "marked"/"flagged" before a yes/no column are fillers.
+func TestInflectedWordIsNoName(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"Mark", "agent"}, "How many boxes are marked damaged?", "COUNT(*)", "is_damaged = 1")
+	askBut(t, tp, []string{"Grant", "agent"}, "How many boxes are flagged as damaged?", "COUNT(*)", "is_damaged = 1")
+	// The name itself is still read.
+	askWant(t, tp, "How many boxes did Mark handle?", "first_name = 'Mark'")
+}
+
+// "on file", "on record": the rows the database holds, a filler phrase.
+func TestOnFileIsFiller(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"WHERE"}, "How many agents are on file?", "COUNT(*)", "FROM agent")
+	askBut(t, tp, []string{"WHERE"}, "How many depots do we have on record?", "COUNT(*)", "FROM depot")
+}
