@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -59,3 +60,32 @@ func TestOnFileIsFiller(t *testing.T) {
 	askBut(t, tp, []string{"WHERE"}, "How many agents are on file?", "COUNT(*)", "FROM agent")
 	askBut(t, tp, []string{"WHERE"}, "How many depots do we have on record?", "COUNT(*)", "FROM depot")
 }
+
+// "spend" is money paid out: a cost, not any amount or value ("how much
+// did we spend on postage" sums the postage cost, not the insured value).
+func TestSpendIsACost(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"insured_value"}, "How much did we spend on postage for damaged boxes?", "SUM(postage_cost)", "is_damaged = 1")
+	askBut(t, tp, []string{"insured_value"}, "Top 3 agents by postage spend", "SUM(box.postage_cost)", "LIMIT 3")
+}
+
+// A word naming two words of a column name equally ("spent": total and
+// cost in TOTALCOST) matches the name's head noun, so a table with a base
+// cost and a total cost is asked about, not answered with the base cost.
+func TestSynonymPrefersTheHeadNoun(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE stay (id INTEGER PRIMARY KEY, guest TEXT NOT NULL, base_cost REAL NOT NULL, totalcost REAL NOT NULL);\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO stay VALUES (%d, 'guest %d', %d.5, %d.5);\n", i+1, i, 50+i, 80+2*i)
+	}
+	tp := smallPlanner(t, "stays.db", b.String())
+	q := "How much was spent on stays?"
+	ans, err := tp.p.Answer(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.SQL != "" || !strings.Contains(ans.Answer, "base cost") || !strings.Contains(ans.Answer, "totalcost") && !strings.Contains(ans.Answer, "total cost") {
+		t.Errorf("%q: not asked which cost: %s\n%s", q, ans.SQL, ans.Answer)
+	}
+}
+

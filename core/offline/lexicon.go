@@ -22,7 +22,7 @@ var synonymGroups = [][]string{
 	{"item", "line", "lineitem", "detail", "entry"},
 	{"supplier", "vendor", "provider", "supply", "supplies", "supplied"},
 	{"order", "purchase", "sale", "invoice", "transaction", "bought", "buy", "sold", "sell"},
-	{"price", "cost", "charge", "fee", "priced", "costs", "pricing"},
+	{"price", "cost", "charge", "fee", "priced", "costs", "pricing", "spend", "spent", "spending"},
 	{"amount", "total", "sum", "value", "spend", "spent"},
 	{"quantity", "qty", "unit", "units", "volume"},
 	{"country", "nation"},

@@ -1581,7 +1581,9 @@ func nameScore(content []token, words, comment []string) float64 {
 			if usedW[wi] {
 				continue
 			}
-			if s := wordMatch(t.stem, w); s > bestS {
+			// Between name words it names equally ("spent": total,
+			// cost), the head noun.
+			if s := wordMatch(t.stem, w); s > bestS || s > 0 && s == bestS && wi == len(words)-1 {
 				bestW, bestS = wi, s
 			}
 		}
