@@ -89,3 +89,16 @@ func TestSynonymPrefersTheHeadNoun(t *testing.T) {
 	}
 }
 
+// A filler word links to a column only when it is, by its stem, a word of
+// the column's name: "recorded" is not a tracking code through the synonym
+// "recording" (of a music track).
+func TestFillerNamesOnlyLiterally(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE visitor (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tracking_code TEXT NOT NULL, signed_in TEXT NOT NULL);\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO visitor VALUES (%d, 'visitor %d', 'TC%03d', '2024-%02d-%02d');\n", i+1, i, i, i%12+1, i%27+1)
+	}
+	tp := smallPlanner(t, "visitors.db", b.String())
+	askBut(t, tp, []string{"WHERE"}, "How many visitors are on record?", "COUNT(*)", "FROM visitor")
+	askBut(t, tp, []string{"tracking_code"}, "How many visitors were recorded in March 2024?", "COUNT(*)", "signed_in >= '2024-03-01'")
+}

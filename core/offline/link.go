@@ -1029,7 +1029,7 @@ func (ix *index) linkSchema(a *analysis) {
 					allFiller = false
 				}
 			}
-			if allFiller && cands[0].score < 1 {
+			if allFiller && (cands[0].score < 1 || !namesLiterally(t[i:i+l], cands[0])) {
 				continue
 			}
 			s := cands[0].score * (1 + 0.3*float64(l-1))
@@ -1770,6 +1770,24 @@ func (a *analysis) eventDates() {
 		ev := &cand{t: top.c.tab, score: top.score + 0.01, event: true}
 		m.cands = append([]*cand{ev}, m.cands...)
 	}
+}
+
+// namesLiterally reports whether one of the words is, by its stem, a word
+// of the candidate's name: "recorded" names a column called recorded_on,
+// not a track through the synonym "recording".
+func namesLiterally(words []token, c *cand) bool {
+	var names []string
+	if c.c != nil {
+		names = c.c.words
+	} else if c.t != nil {
+		names = c.t.words
+	}
+	for _, w := range words {
+		if slices.Contains(names, w.stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkRelated links a content word that names nothing in the schema
