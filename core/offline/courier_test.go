@@ -102,3 +102,11 @@ func TestFillerNamesOnlyLiterally(t *testing.T) {
 	askBut(t, tp, []string{"WHERE"}, "How many visitors are on record?", "COUNT(*)", "FROM visitor")
 	askBut(t, tp, []string{"tracking_code"}, "How many visitors were recorded in March 2024?", "COUNT(*)", "signed_in >= '2024-03-01'")
 }
+
+// Goods or mail that "went out" were sent: the date of sending, not the
+// row's creation, places them in time; "out of" is no sending.
+func TestWentOutIsSent(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"posted_at"}, "How many boxes went out between March 1 and March 15 2024?", "COUNT(*)", "sent_on >= '2024-03-01'", "sent_on < '2024-03-16'")
+	askBut(t, tp, []string{"posted_at"}, "How many boxes were sent out in May 2024?", "sent_on >= '2024-05-01'")
+}

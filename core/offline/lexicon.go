@@ -91,6 +91,12 @@ var phraseSynonyms = map[string]string{
 	"dropped out":   "dropout",
 	"drop out":      "dropout",
 	"drops out":     "dropout",
+	"went out":      "sent", // goods, mail: "went out in March" (never "out of")
+	"go out":        "sent",
+	"goes out":      "sent",
+	"gone out":      "sent",
+	"sent out":      "sent",
+	"send out":      "sent",
 	"on file":       "recorded",
 	"on record":     "recorded",
 }

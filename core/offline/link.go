@@ -240,7 +240,12 @@ func mergePhrases(toks []token) []token {
 			for k := 0; k < n; k++ {
 				parts[k] = toks[i+k].stem
 			}
-			if to, ok := phraseStems[strings.Join(parts, " ")]; ok {
+			to, ok := phraseStems[strings.Join(parts, " ")]
+			// "went out of stock" is no sending.
+			if ok && parts[n-1] == "out" && i+n < len(toks) && toks[i+n].low == "of" {
+				ok = false
+			}
+			if ok {
 				t := toks[i]
 				t.raw = strings.Join(parts, " ")
 				t.end = toks[i+n-1].end
