@@ -110,3 +110,12 @@ func TestWentOutIsSent(t *testing.T) {
 	askBut(t, tp, []string{"posted_at"}, "How many boxes went out between March 1 and March 15 2024?", "COUNT(*)", "sent_on >= '2024-03-01'", "sent_on < '2024-03-16'")
 	askBut(t, tp, []string{"posted_at"}, "How many boxes were sent out in May 2024?", "sent_on >= '2024-05-01'")
 }
+
+// "the countries we post to": a verb of the rows followed by "to" at the
+// end of its clause names the destination column of the verb's table
+// (to_cntry), not a country of another table (the depot's).
+func TestVerbToNamesTheDestination(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"depot"}, "How many different countries do we post to?", "COUNT(DISTINCT to_cntry)", "FROM box")
+	askBut(t, tp, []string{"depot"}, "Which country do we post to most often?", "GROUP BY to_cntry")
+}

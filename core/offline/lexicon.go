@@ -25,7 +25,7 @@ var synonymGroups = [][]string{
 	{"price", "cost", "charge", "fee", "priced", "costs", "pricing", "spend", "spent", "spending"},
 	{"amount", "total", "sum", "value", "spend", "spent"},
 	{"quantity", "qty", "unit", "units", "volume"},
-	{"country", "nation"},
+	{"country", "nation", "cntry", "ctry"},
 	{"city", "town"},
 	{"region", "area", "territory", "zone"},
 	{"category", "class", "group", "segment", "department"},

@@ -191,6 +191,7 @@ func (ix *index) analyze(question string) *analysis {
 	a.joinNameParts()
 	ix.linkPeople(a)
 	ix.linkRelated(a)
+	ix.linkDestinations(a)
 	a.eventDates()
 	a.labelRows()
 	ix.linkCodePlurals(a)
