@@ -119,3 +119,28 @@ func TestVerbToNamesTheDestination(t *testing.T) {
 	askBut(t, tp, []string{"depot"}, "How many different countries do we post to?", "COUNT(DISTINCT to_cntry)", "FROM box")
 	askBut(t, tp, []string{"depot"}, "Which country do we post to most often?", "GROUP BY to_cntry")
 }
+
+// A country named in words ("Germany", "United Kingdom") is its ISO 3166
+// code in a column of such codes (DE), by the English names of the
+// Unicode CLDR; a column of other codes that happen to be country codes
+// too (IT, HR for departments) is not read as countries.
+func TestCountryNamesAsCodes(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askWant(t, tp, "How many boxes were sent to Germany?", "COUNT(*)", "to_cntry = 'DE'")
+	askWant(t, tp, "Which depots are in Portugal or Finland?", "depot_name", "cntry IN ('PT', 'FI')")
+
+	var b strings.Builder
+	b.WriteString("CREATE TABLE staff (id INTEGER PRIMARY KEY, name TEXT NOT NULL, dept TEXT NOT NULL);\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO staff VALUES (%d, 'person %d', '%s');\n", i+1, i, []string{"IT", "HR", "OPS", "FIN", "MKT", "LEGAL"}[i%6])
+	}
+	depts := smallPlanner(t, "depts.db", b.String())
+	q := "How many staff are in Italy?"
+	ans, err := depts.p.Answer(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.SQL != "" {
+		t.Errorf("%q: read a department code as a country: %s", q, ans.SQL)
+	}
+}

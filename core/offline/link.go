@@ -182,6 +182,7 @@ func (ix *index) analyze(question string) *analysis {
 		a.refusal = ""
 	}
 	ix.linkValues(a)
+	ix.linkCountryNames(a)
 	ix.linkWordValues(a)
 	ix.linkPartialValues(a)
 	ix.linkSchema(a)
