@@ -144,3 +144,10 @@ func TestCountryNamesAsCodes(t *testing.T) {
 		t.Errorf("%q: read a department code as a country: %s", q, ans.SQL)
 	}
 }
+
+// "employs" is a verb of having, like "employ" and "employed": not the
+// hiring date that "employment" names.
+func TestEmploysIsFiller(t *testing.T) {
+	tp := smallPlanner(t, "courier.db", courierScript())
+	askBut(t, tp, []string{"hired_on"}, "Which depot employs the most agents?", "depot.depot_name", "COUNT(agent.agent_id)")
+}

@@ -117,7 +117,7 @@ var fillerWords = []string{
 	"located", "location", "based", "belong", "belongs", "belonging", "contain", "contains", "containing",
 	"include", "includes", "including", "appear", "appears", "hold", "holds", "own", "owns", "carry", "carries",
 	"offer", "offers", "offered", "provide", "provides", "provided", "release", "released", "publish",
-	"published", "produce", "produced", "feature", "featured", "employ", "employed", "generate", "generated",
+	"published", "produce", "produced", "feature", "featured", "employ", "employed", "employs", "employing", "generate", "generated",
 	"receive", "received", "take", "took", "taken", "give", "given", "gave", "see", "find", "show", "list",
 	"display", "return", "returning", "member", "members", "one", "ones",
 	"thing", "things", "info", "information", "detail", "details", "everyone", "anyone", "somebody",
