@@ -151,3 +151,47 @@ func TestEmploysIsFiller(t *testing.T) {
 	tp := smallPlanner(t, "courier.db", courierScript())
 	askBut(t, tp, []string{"hired_on"}, "Which depot employs the most agents?", "depot.depot_name", "COUNT(agent.agent_id)")
 }
+
+// deliveriesScript: packages of deliveries that leave from sites.
+func deliveriesScript() string {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE site (site_id INTEGER PRIMARY KEY, site_name TEXT NOT NULL, town TEXT NOT NULL);
+CREATE TABLE delivery (delivery_id INTEGER PRIMARY KEY, origin_site INTEGER NOT NULL REFERENCES site(site_id), made_on TEXT NOT NULL);
+CREATE TABLE package (package_id INTEGER PRIMARY KEY, delivery_id INTEGER NOT NULL REFERENCES delivery(delivery_id), weight REAL NOT NULL);
+`)
+	for i, town := range []string{"Oslo", "Bergen", "Tromso"} {
+		fmt.Fprintf(&b, "INSERT INTO site VALUES (%d, 'Site %d', '%s');\n", i+1, i+1, town)
+	}
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "INSERT INTO delivery VALUES (%d, %d, '2024-%02d-%02d');\n", i+1, i%3+1, i%12+1, i%27+1)
+	}
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&b, "INSERT INTO package VALUES (%d, %d, %d.5);\n", i+1, i%60+1, i%20+1)
+	}
+	return b.String()
+}
+
+// "packages delivered out of …": a past participle after a noun begins a
+// clause about it, not a name qualified by the noun (package.delivery_id
+// through "delivery").
+func TestParticipleAfterNounIsNoName(t *testing.T) {
+	tp := smallPlanner(t, "deliveries.db", deliveriesScript())
+	askWant(t, tp, "What is the total weight of the packages delivered out of the Oslo site?", "SUM(package.weight)", "site.town = 'Oslo'")
+}
+
+// "parcels that were shipped to Chile": a verb naming a date, right before a value
+// whose column it names (ship_country), is part of that value, not a
+// filter on the date of its own.
+func TestVerbBeforeValueIsPartOfIt(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE parcel (id INTEGER PRIMARY KEY, ship_country TEXT NOT NULL, shipped_on TEXT, fee REAL NOT NULL);\n")
+	for i := 0; i < 60; i++ {
+		shipped := "NULL"
+		if i%4 != 0 {
+			shipped = fmt.Sprintf("'2024-%02d-%02d'", i%12+1, i%27+1)
+		}
+		fmt.Fprintf(&b, "INSERT INTO parcel VALUES (%d, '%s', %s, %d.5);\n", i+1, []string{"Chile", "Peru", "Bolivia"}[i%3], shipped, i%9+1)
+	}
+	tp := smallPlanner(t, "parcels.db", b.String())
+	askBut(t, tp, []string{"shipped_on"}, "What's the total fee of the parcels that were shipped to Chile?", "SUM(fee)", "ship_country = 'Chile'")
+}

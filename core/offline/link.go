@@ -1039,6 +1039,13 @@ func (ix *index) linkSchema(a *analysis) {
 			if allFiller && (cands[0].score < 1 || !namesLiterally(t[i:i+l], cands[0])) {
 				continue
 			}
+			// "parcels shipped out of …": a past participle after a noun
+			// begins a clause about it; it ends a name only as one of the
+			// name's own words ("items returned" → a returned flag).
+			if last := t[i+l-1]; l > 1 && strings.HasSuffix(last.low, "ed") && last.low != last.stem &&
+				!slices.ContainsFunc(cands, func(c *cand) bool { return namesLiterally(t[i+l-1:i+l], c) }) {
+				continue
+			}
 			s := cands[0].score * (1 + 0.3*float64(l-1))
 			if best == nil || s > bestScore+1e-9 {
 				best = &mention{start: i, end: i + l, cands: cands}
@@ -1261,11 +1268,17 @@ var namingWords = map[string]bool{"called": true, "named": true, "titled": true,
 // "shipped to Peru" is the ship country Peru, not status "shipped".
 func (ix *index) absorbValueWords(a *analysis) {
 	for i, m := range a.ments {
-		if !m.value || !mergeable(a, m) {
+		// "orders shipped to Peru": a verb naming a date (a shipping date)
+		// right before the value is part of it too.
+		verb := !m.value && m.end-m.start == 1 && len(m.extra) == 0 && len(m.cands) > 0 && m.cands[0].c != nil && m.cands[0].c.kind == kindDate
+		if !verb && (!m.value || !mergeable(a, m)) {
 			continue
 		}
 		st := a.toks[m.start].stem
 		for _, j := range []int{i - 1, i + 1} {
+			if verb && j < i {
+				continue
+			}
 			if j < 0 || j >= len(a.ments) || !a.ments[j].value {
 				continue
 			}
