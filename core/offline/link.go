@@ -1793,12 +1793,14 @@ func (a *analysis) eventDates() {
 }
 
 // namesLiterally reports whether one of the words is, by its stem, a word
-// of the candidate's name: "recorded" names a column called recorded_on,
+// of the candidate's name or column comment: "recorded" names a column called recorded_on,
 // not a track through the synonym "recording".
 func namesLiterally(words []token, c *cand) bool {
 	var names []string
 	if c.c != nil {
-		names = c.c.words
+		// A comment that glosses a short name (a two-letter code as
+		// "games started") is its words too.
+		names = append(slices.Clip(c.c.words), c.c.comment...)
 	} else if c.t != nil {
 		names = c.t.words
 	}
