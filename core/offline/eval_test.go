@@ -37,6 +37,8 @@ var blindFloors = map[string][2]float64{
 	"airlines": {0.68, 1.0}, // 28/41, 28/28
 	"health":   {0.70, 1.0}, // 31/44, 31/31
 	"campus":   {0.72, 1.0}, // 32/44, 32/32
+	// The third round's tuning set, after its round (data/eval/README.md).
+	"logistics": {0.97, 1.0}, // 41/42, 41/41
 }
 
 // heldOutFloors are the held-out sets' figures after the precision work

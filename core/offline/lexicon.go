@@ -22,10 +22,10 @@ var synonymGroups = [][]string{
 	{"item", "line", "lineitem", "detail", "entry"},
 	{"supplier", "vendor", "provider", "supply", "supplies", "supplied"},
 	{"order", "purchase", "sale", "invoice", "transaction", "bought", "buy", "sold", "sell"},
-	{"price", "cost", "charge", "fee", "priced", "costs", "pricing"},
+	{"price", "cost", "charge", "fee", "priced", "costs", "pricing", "spend", "spent", "spending"},
 	{"amount", "total", "sum", "value", "spend", "spent"},
 	{"quantity", "qty", "unit", "units", "volume"},
-	{"country", "nation"},
+	{"country", "nation", "cntry", "ctry"},
 	{"city", "town"},
 	{"region", "area", "territory", "zone"},
 	{"category", "class", "group", "segment", "department"},
@@ -91,6 +91,14 @@ var phraseSynonyms = map[string]string{
 	"dropped out":   "dropout",
 	"drop out":      "dropout",
 	"drops out":     "dropout",
+	"went out":      "sent", // goods, mail: "went out in March" (never "out of")
+	"go out":        "sent",
+	"goes out":      "sent",
+	"gone out":      "sent",
+	"sent out":      "sent",
+	"send out":      "sent",
+	"on file":       "recorded",
+	"on record":     "recorded",
 }
 
 // fillerWords carry no meaning for a plan: function words, generic verbs
@@ -109,7 +117,7 @@ var fillerWords = []string{
 	"located", "location", "based", "belong", "belongs", "belonging", "contain", "contains", "containing",
 	"include", "includes", "including", "appear", "appears", "hold", "holds", "own", "owns", "carry", "carries",
 	"offer", "offers", "offered", "provide", "provides", "provided", "release", "released", "publish",
-	"published", "produce", "produced", "feature", "featured", "employ", "employed", "generate", "generated",
+	"published", "produce", "produced", "feature", "featured", "employ", "employed", "employs", "employing", "generate", "generated",
 	"receive", "received", "take", "took", "taken", "give", "given", "gave", "see", "find", "show", "list",
 	"display", "return", "returning", "member", "members", "one", "ones",
 	"thing", "things", "info", "information", "detail", "details", "everyone", "anyone", "somebody",
@@ -126,7 +134,7 @@ var fillerWords = []string{
 	"dollars", "dollar", "usd", "euros", "euro", "eur", "bucks", "yet",
 	"brought", "been", "being", "got", "gotten", "sign", "signed", "signing", "posted", "submitted", "logged",
 	"entered", "left", "leave", "gave", "write", "wrote",
-	"worth", "collect", "collected", "collecting", "serve", "serves", "served", "serving", "new",
+	"marked", "flagged", "worth", "collect", "collected", "collecting", "serve", "serves", "served", "serving", "new",
 }
 
 // refuseWords ask for what a query cannot give: causes, predictions,

@@ -182,6 +182,7 @@ func (ix *index) analyze(question string) *analysis {
 		a.refusal = ""
 	}
 	ix.linkValues(a)
+	ix.linkCountryNames(a)
 	ix.linkWordValues(a)
 	ix.linkPartialValues(a)
 	ix.linkSchema(a)
@@ -191,6 +192,7 @@ func (ix *index) analyze(question string) *analysis {
 	a.joinNameParts()
 	ix.linkPeople(a)
 	ix.linkRelated(a)
+	ix.linkDestinations(a)
 	a.eventDates()
 	a.labelRows()
 	ix.linkCodePlurals(a)
@@ -240,7 +242,12 @@ func mergePhrases(toks []token) []token {
 			for k := 0; k < n; k++ {
 				parts[k] = toks[i+k].stem
 			}
-			if to, ok := phraseStems[strings.Join(parts, " ")]; ok {
+			to, ok := phraseStems[strings.Join(parts, " ")]
+			// "went out of stock" is no sending.
+			if ok && parts[n-1] == "out" && i+n < len(toks) && toks[i+n].low == "of" {
+				ok = false
+			}
+			if ok {
 				t := toks[i]
 				t.raw = strings.Join(parts, " ")
 				t.end = toks[i+n-1].end
@@ -795,6 +802,11 @@ func (ix *index) linkValues(a *analysis) {
 				if !same && tense {
 					continue
 				}
+				// A proper name takes no inflection: a past tense
+				// ("marked") is not a first name of the same stem.
+				if !same && t[i].low != t[i].stem && slices.ContainsFunc(m.cands, func(c *cand) bool { return isPersonName(c.c) }) {
+					continue
+				}
 				if !same {
 					m.strong = false
 				}
@@ -1024,7 +1036,14 @@ func (ix *index) linkSchema(a *analysis) {
 					allFiller = false
 				}
 			}
-			if allFiller && cands[0].score < 1 {
+			if allFiller && (cands[0].score < 1 || !namesLiterally(t[i:i+l], cands[0])) {
+				continue
+			}
+			// "parcels shipped out of …": a past participle after a noun
+			// begins a clause about it; it ends a name only as one of the
+			// name's own words ("items returned" → a returned flag).
+			if last := t[i+l-1]; l > 1 && strings.HasSuffix(last.low, "ed") && last.low != last.stem &&
+				!slices.ContainsFunc(cands, func(c *cand) bool { return namesLiterally(t[i+l-1:i+l], c) }) {
 				continue
 			}
 			s := cands[0].score * (1 + 0.3*float64(l-1))
@@ -1249,11 +1268,17 @@ var namingWords = map[string]bool{"called": true, "named": true, "titled": true,
 // "shipped to Peru" is the ship country Peru, not status "shipped".
 func (ix *index) absorbValueWords(a *analysis) {
 	for i, m := range a.ments {
-		if !m.value || !mergeable(a, m) {
+		// "orders shipped to Peru": a verb naming a date (a shipping date)
+		// right before the value is part of it too.
+		verb := !m.value && m.end-m.start == 1 && len(m.extra) == 0 && len(m.cands) > 0 && m.cands[0].c != nil && m.cands[0].c.kind == kindDate
+		if !verb && (!m.value || !mergeable(a, m)) {
 			continue
 		}
 		st := a.toks[m.start].stem
 		for _, j := range []int{i - 1, i + 1} {
+			if verb && j < i {
+				continue
+			}
 			if j < 0 || j >= len(a.ments) || !a.ments[j].value {
 				continue
 			}
@@ -1576,7 +1601,9 @@ func nameScore(content []token, words, comment []string) float64 {
 			if usedW[wi] {
 				continue
 			}
-			if s := wordMatch(t.stem, w); s > bestS {
+			// Between name words it names equally ("spent": total,
+			// cost), the head noun.
+			if s := wordMatch(t.stem, w); s > bestS || s > 0 && s == bestS && wi == len(words)-1 {
 				bestW, bestS = wi, s
 			}
 		}
@@ -1763,6 +1790,26 @@ func (a *analysis) eventDates() {
 		ev := &cand{t: top.c.tab, score: top.score + 0.01, event: true}
 		m.cands = append([]*cand{ev}, m.cands...)
 	}
+}
+
+// namesLiterally reports whether one of the words is, by its stem, a word
+// of the candidate's name or column comment: "recorded" names a column called recorded_on,
+// not a track through the synonym "recording".
+func namesLiterally(words []token, c *cand) bool {
+	var names []string
+	if c.c != nil {
+		// A comment that glosses a short name (a two-letter code as
+		// "games started") is its words too.
+		names = append(slices.Clip(c.c.words), c.c.comment...)
+	} else if c.t != nil {
+		names = c.t.words
+	}
+	for _, w := range words {
+		if slices.Contains(names, w.stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkRelated links a content word that names nothing in the schema

@@ -95,6 +95,10 @@ type index struct {
 	// lookup: the tables each name word occurs in, built on first use.
 	lookupOnce sync.Once
 	lookup     *nameLookup
+	// countryCols: the columns of country codes, built on first use
+	// (countryCodeCols).
+	countryOnce sync.Once
+	countryCols countryColumns
 	// files is the database's db.FileStamp when the build began (stamped:
 	// it has one); schemaV and rowsV are schemaVersion's of the catalog
 	// it was built on. A rebuild is due when they no longer hold.
@@ -214,6 +218,11 @@ type valueWords struct {
 }
 
 // wordsOf returns the index's valueWords, building them on first use.
+func (ix *index) countryCodeCols() countryColumns {
+	ix.countryOnce.Do(func() { ix.countryCols = buildCountryColumns(ix.values) })
+	return ix.countryCols
+}
+
 func (ix *index) wordsOf() *valueWords {
 	ix.wordsOnce.Do(func() { ix.derived = buildValueWords(ix.s, ix.values) })
 	return ix.derived
