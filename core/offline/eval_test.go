@@ -46,6 +46,8 @@ var blindFloors = map[string][2]float64{
 var heldOutFloors = map[string][2]float64{
 	"saas":    {0.70, 1.0}, // 31/44, 31/31 answered
 	"library": {0.62, 1.0}, // 23/37, 23/23
+	// Its single run after the third round, misses unread: 24/44, 24/27.
+	"restaurant": {0.54, 0.88},
 }
 
 func evalSets() []evalSet {
