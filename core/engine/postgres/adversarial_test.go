@@ -44,6 +44,14 @@ func snapshot(t *testing.T, a *pgx.Conn) state {
 	return s
 }
 
+// unchanged fails t when the server's state is no longer before.
+func unchanged(t *testing.T, a *pgx.Conn, before state) {
+	t.Helper()
+	if after := snapshot(t, a); after != before {
+		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
 // TestAdversarial: every family that a READ ONLY transaction lets through
 // as a superuser, and every kind of write, is refused by the guard, and
 // the server is unchanged: table checksums, large objects, advisory locks,
@@ -192,10 +200,7 @@ func TestAdversarial(t *testing.T) {
 			}
 		})
 	}
-	after := snapshot(t, a)
-	if after != before {
-		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
-	}
+	unchanged(t, a, before)
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("%s was written (%v)", out, err)
 		os.Remove(out)
@@ -359,9 +364,7 @@ func TestExtensionFunctions(t *testing.T) {
 		`SELECT * FROM pg_logdir_ls() AS l(f timestamp, n text)`,
 		`SELECT record_type, description FROM pg_get_wal_records_info_till_end_of_wal(pg_current_wal_lsn() - 20000)`,
 		`SELECT * FROM pg_get_wal_stats(pg_current_wal_lsn() - 20000, pg_current_wal_lsn())`)
-	if after := snapshot(t, a); after != before {
-		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
-	}
+	unchanged(t, a, before)
 }
 
 // TestExtensionCacheAndConnections: contrib functions that a READ ONLY
@@ -432,9 +435,7 @@ func TestExtensionCacheAndConnections(t *testing.T) {
 	if n := visible(); n != allVisible {
 		t.Errorf("the table's visibility map changed: %d pages all-visible, %d before", n, allVisible)
 	}
-	if after := snapshot(t, a); after != before {
-		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
-	}
+	unchanged(t, a, before)
 }
 
 // TestXMLEntitiesReadNoFile: the XML functions the guard allows (xmlparse,
@@ -534,9 +535,7 @@ func TestIndexAndSessionFunctions(t *testing.T) {
 	if err := a.QueryRow(context.Background(), `SELECT brin_summarize_new_values('tags_brin'::regclass)`).Scan(&ranges); err != nil || ranges == 0 {
 		t.Errorf("the BRIN index was summarized before its owner did it (%d ranges left, %v)", ranges, err)
 	}
-	if after := snapshot(t, a); after != before {
-		t.Errorf("the server changed:\nbefore %+v\nafter  %+v", before, after)
-	}
+	unchanged(t, a, before)
 }
 
 // TestForeignProgram: a file_fdw foreign table with a program runs it on
@@ -701,9 +700,7 @@ func TestBuiltinUnderAnotherName(t *testing.T) {
 		`SELECT hold(42)`,
 		`SELECT * FROM files('.')`,
 		`SELECT @@@ '/etc/hostname'`)
-	if after := snapshot(t, a); after != before {
-		t.Errorf("the server changed: %+v, was %+v", after, before)
-	}
+	unchanged(t, a, before)
 }
 
 // TestOwnObjectsInSystemSchemas: what the database's owner creates in
