@@ -1,7 +1,10 @@
 // Package atomicfile writes files so that nobody ever sees one half
 // written: the bytes go to a temporary file in the same directory, which is
 // renamed over the target only once it is complete. Exports, chart images
-// and saved conversations use it.
+// and saved conversations use it. A target that is not a file is never
+// replaced: a named pipe, the process's own stdout or stderr (/dev/stdout)
+// and the null device are written straight, as a shell's > would, and any
+// other device is refused.
 package atomicfile
 
 import (
@@ -20,13 +23,28 @@ type File struct {
 	*os.File
 	path string
 	done bool
+	// direct says File writes the target itself (a pipe, stdout): there
+	// is no temporary file to rename or remove.
+	direct bool
 }
 
 // Create starts writing path: a temporary file beside it, named after it
 // (".name.*.tmp") and created with the permissions perm less the umask,
 // that Commit renames to path. The directory must exist. Errors name path,
-// never the temporary file.
+// never the temporary file. A target that is a named pipe, stdout, stderr
+// or the null device (also through a link, as /dev/stdout is) is opened
+// and written straight; another device is refused.
 func Create(path string, perm fs.FileMode) (*File, error) {
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || isStdStream(fi)) && !fi.IsDir() {
+		if !writesStraight(fi) {
+			return nil, &fs.PathError{Op: "create", Path: path, Err: errDevice}
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, &fs.PathError{Op: "create", Path: path, Err: underlying(err)}
+		}
+		return &File{File: f, path: path, direct: true}, nil
+	}
 	dir, base := filepath.Split(path)
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
@@ -48,6 +66,12 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	err := f.File.Close()
+	if f.direct {
+		if err != nil {
+			err = &fs.PathError{Op: "write", Path: f.path, Err: underlying(err)}
+		}
+		return err
+	}
 	if err == nil {
 		if err = os.Rename(f.File.Name(), f.path); err != nil {
 			err = &fs.PathError{Op: "write", Path: f.path, Err: underlying(err)}
@@ -74,13 +98,42 @@ func underlying(err error) error {
 }
 
 // Abort closes and removes the temporary file; the target is untouched.
+// A target written straight (a pipe, stdout) keeps what was written.
 func (f *File) Abort() {
 	if f.done {
 		return
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.File.Name())
+	if !f.direct {
+		os.Remove(f.File.Name())
+	}
+}
+
+// errDevice refuses a device that is not one of the streams a command may
+// be pointed at: a link planted to /dev/sda or /dev/mem must not make an
+// export write there.
+var errDevice = errors.New("is a device, not a file; write to a file, a named pipe, /dev/stdout or /dev/stderr")
+
+// writesStraight says whether the target fi is written in place: a named
+// pipe, stdout, stderr or the null device.
+func writesStraight(fi fs.FileInfo) bool {
+	if fi.Mode()&fs.ModeNamedPipe != 0 || isStdStream(fi) {
+		return true
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
+}
+
+// isStdStream says whether fi is the process's stdout or stderr, whatever
+// they are (a terminal, a pipe, a file the shell redirected to).
+func isStdStream(fi fs.FileInfo) bool {
+	for _, f := range []*os.File{os.Stdout, os.Stderr} {
+		if sfi, err := f.Stat(); err == nil && os.SameFile(fi, sfi) {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteFile writes data to path atomically with the permissions perm.

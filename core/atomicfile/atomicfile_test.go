@@ -2,9 +2,11 @@ package atomicfile_test
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -97,5 +99,81 @@ func TestPermissionsFollowUmask(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || pe.Path != missing || strings.Contains(err.Error(), ".tmp") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("WriteFile in a missing directory = %v, want a *fs.PathError on %s", err, missing)
+	}
+}
+
+// TestWriteToFIFO writes into a named pipe the user named, as a shell's >
+// would: the pipe stays a pipe and its reader gets the bytes.
+func TestWriteToFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := atomicfile.WriteFile(path, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe was replaced: %v, %v", fi.Mode(), err)
+	}
+	b := make([]byte, 64)
+	n, _ := r.Read(b)
+	if string(b[:n]) != "a,b\n1,2\n" {
+		t.Errorf("the reader got %q", b[:n])
+	}
+}
+
+// TestWriteThroughStdoutLink is /dev/stdout: a link to /proc/self/fd/N.
+// The bytes go to that descriptor and the link stays in place (renaming
+// over /dev/stdout as root would replace the system's link with a file).
+func TestWriteThroughStdoutLink(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	fd := "/proc/self/fd/" + strconv.Itoa(int(pw.Fd()))
+	if _, err := os.Stat(fd); err != nil {
+		t.Skipf("no %s: %v", fd, err)
+	}
+	link := filepath.Join(t.TempDir(), "stdout")
+	if err := os.Symlink(fd, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := atomicfile.WriteFile(link, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
+	}
+	pw.Close()
+	b, _ := io.ReadAll(pr)
+	if string(b) != "x\n" {
+		t.Errorf("the pipe got %q", b)
+	}
+}
+
+// TestDeviceRefused: a device other than the null device (a link planted
+// to /dev/zero, say) is neither written nor replaced.
+func TestDeviceRefused(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	link := filepath.Join(t.TempDir(), "out.csv")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	err := atomicfile.WriteFile(link, []byte("x"), 0o644)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != link || !strings.Contains(err.Error(), "device") {
+		t.Fatalf("err = %v, want a *fs.PathError naming %s and saying it is a device", err, link)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
 	}
 }
