@@ -323,15 +323,12 @@ var ErrCatalogDeadline = fmt.Errorf("reading the schema took too long: %w", cont
 // Redact returns dsn for display without its password: the password of a
 // URL's user information and the value of any password= parameter (in a
 // URL's query or a key=value DSN) become "xxxxx". It never fails: text it
-// cannot read is redacted all the same.
+// cannot read is redacted all the same, and a password written without
+// percent-encoding its / ? # or @ is redacted whole.
 func Redact(dsn string) string {
 	if i := strings.Index(dsn, "://"); i >= 0 {
 		rest := dsn[i+3:]
-		end := strings.IndexAny(rest, "/?#")
-		if end < 0 {
-			end = len(rest)
-		}
-		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+		if at := userinfoEnd(rest); at >= 0 {
 			if colon := strings.IndexByte(rest[:at], ':'); colon >= 0 {
 				rest = rest[:colon+1] + "xxxxx" + rest[at:]
 			}
@@ -339,6 +336,30 @@ func Redact(dsn string) string {
 		dsn = dsn[:i+3] + rest
 	}
 	return passwordParam.ReplaceAllString(dsn, "${1}xxxxx")
+}
+
+// userinfoEnd returns the index of the @ that ends the user information of
+// rest (a URL after its "://"), -1 without one. People paste passwords
+// with / ? # and @ unencoded, so it is the last @ of rest that is not in a
+// query parameter's value; "host:5432/path@x" has none.
+func userinfoEnd(rest string) int {
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if !strings.Contains(rest[:end], "@") {
+		colon := strings.IndexByte(rest[:end], ':')
+		if colon < 0 || strings.Trim(rest[colon+1:end], "0123456789") == "" {
+			return -1
+		}
+	}
+	for at := strings.LastIndexByte(rest, '@'); at >= 0; at = strings.LastIndexByte(rest[:at], '@') {
+		before := rest[:at]
+		if q := strings.LastIndexByte(before, '?'); q < 0 || !strings.ContainsAny(before[q:], "=&") {
+			return at
+		}
+	}
+	return -1
 }
 
 var passwordParam = regexp.MustCompile(`(?i)((?:^|[\s?&;])(?:password|passwd|pwd)\s*=\s*)('[^']*'|[^\s&;#]*)`)

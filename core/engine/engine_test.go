@@ -19,6 +19,14 @@ func TestRedact(t *testing.T) {
 		"host=db user=a password='s 3' dbname=shop":            "host=db user=a password=xxxxx dbname=shop",
 		"/data/shop.db":                                        "/data/shop.db",
 		"file:/data/shop.db?mode=ro":                           "file:/data/shop.db?mode=ro",
+		// A password written without percent-encoding its / ? # or @.
+		"postgres://u:ab/cd@h:5432/shop":          "postgres://u:xxxxx@h:5432/shop",
+		"mysql://u:ab#cd@h:3306/shop":             "mysql://u:xxxxx@h:3306/shop",
+		"postgres://u:ab?cd@h/shop?sslmode=off":   "postgres://u:xxxxx@h/shop?sslmode=off",
+		"mysql://u:S3cret@:/?x@127.0.0.1:3306/db": "mysql://u:xxxxx@127.0.0.1:3306/db",
+		// An @ in a query value or after a port is not user information.
+		"postgres://u:pw@h/shop?application_name=a@b": "postgres://u:xxxxx@h/shop?application_name=a@b",
+		"postgres://h:5432/shop@x":                    "postgres://h:5432/shop@x",
 	} {
 		if got := engine.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -95,15 +95,18 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		return nil, err
 	}
 	st, err := os.Stat(file)
+	// A server's key=value DSN (host=… password=…) given as --db reaches
+	// here as a path: the messages show it without its password.
+	shown := engine.Redact(file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, &fileError{kind: engine.ErrNotFound, msg: fmt.Sprintf("database file not found: %s (check the path; tablewise never creates a database)", file)}
+		return nil, &fileError{kind: engine.ErrNotFound, msg: fmt.Sprintf("database file not found: %s (check the path; tablewise never creates a database)", shown)}
 	case err != nil:
 		return nil, fmt.Errorf("open database: %w", err)
 	case st.IsDir():
-		return nil, &fileError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database: %s is a directory, not a SQLite file", file)}
+		return nil, &fileError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database: %s is a directory, not a SQLite file", shown)}
 	case !st.Mode().IsRegular():
-		return nil, &fileError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database: %s is not a regular file (%s): give the path of a SQLite database file", file, fileKind(st.Mode()))}
+		return nil, &fileError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database: %s is not a regular file (%s): give the path of a SQLite database file", shown, fileKind(st.Mode()))}
 	}
 	if err := lite.RegisterReadOnlyVFS(); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
