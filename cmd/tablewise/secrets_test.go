@@ -12,6 +12,7 @@ import (
 func TestOpenErrorsHidePasswords(t *testing.T) {
 	for _, db := range []string{
 		"postgres://postgres:ab/cdPwZ@127.0.0.1:5432/postgres",
+		"postgres://postgres:ab@cdPwZ@127.0.0.1:1/postgres",
 		"mysql://doors:ab/cdPwZ@127.0.0.1:3306/shop",
 		"mysql://doors:ab#cdPwZ@127.0.0.1:3306/shop",
 		"mysql://doors:ab@:/?cdPwZ@127.0.0.1:3306/shop",

@@ -338,6 +338,22 @@ func Redact(dsn string) string {
 	return passwordParam.ReplaceAllString(dsn, "${1}xxxxx")
 }
 
+// UserInfo returns the user information of the URL dsn ("user:password")
+// as Redact reads it, "" when dsn is no URL or has none. A driver that
+// ends it at the first @ instead (libpq, pgx) reads another password and
+// host when UserInfo holds an @.
+func UserInfo(dsn string) string {
+	i := strings.Index(dsn, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := dsn[i+3:]
+	if at := userinfoEnd(rest); at >= 0 {
+		return rest[:at]
+	}
+	return ""
+}
+
 // userinfoEnd returns the index of the @ that ends the user information of
 // rest (a URL after its "://"), -1 without one. People paste passwords
 // with / ? # and @ unencoded, so it is the last @ of rest that is not in a

@@ -84,6 +84,9 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	if err != nil {
 		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %v", display, err)}
 	}
+	if atInPassword(dsn) {
+		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %s", display, atInPasswordMsg)}
+	}
 	cfg, err := pgconn.ParseConfig(connStr)
 	if err != nil {
 		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: not a PostgreSQL URL tablewise can read (%s); give postgres://user@host:5432/dbname", display, redactErr(err, dsn))}
@@ -178,6 +181,14 @@ type openError struct {
 
 func (e *openError) Error() string { return e.msg }
 func (e *openError) Unwrap() error { return e.kind }
+
+// atInPassword says whether the URL dsn's password holds an unencoded @.
+// pgx, like libpq, ends the user information at the first @, so the rest
+// of the password would become the host and be shown in the "lookup …"
+// error.
+func atInPassword(dsn string) bool { return strings.Contains(engine.UserInfo(dsn), "@") }
+
+const atInPasswordMsg = "the password holds an @, which ends it early in a URL: write each @ in it as %40"
 
 // redactErr is err's text with any password of dsn removed.
 func redactErr(err error, dsn string) string {

@@ -152,6 +152,9 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 	if s := strings.ToLower(scratch); !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
 		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s is not a postgres:// URL; give another PostgreSQL database, as postgres://user@host:5432/scratch", shown)}
 	}
+	if atInPassword(scratch) {
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s: %s", shown, atInPasswordMsg)}
+	}
 	cfg, err := pgconn.ParseConfig(scratch)
 	if err != nil {
 		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s cannot be read (%s); give postgres://user@host:5432/scratch", shown, redactErr(err, scratch))}
