@@ -34,20 +34,6 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-func TestUserInfo(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u:p@ss@h/db":    "u:p@ss",
-		"postgres://u@h/db":         "u",
-		"postgres://h:5432/db@x":    "",
-		"postgres://u:a/b@h/db?x=1": "u:a/b",
-		"/data/shop.db":             "",
-	} {
-		if got := engine.UserInfo(in); got != want {
-			t.Errorf("UserInfo(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestString: the text of a catalog value from any engine.
 func TestString(t *testing.T) {
 	for _, c := range []struct {
