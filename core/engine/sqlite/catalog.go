@@ -38,16 +38,36 @@ var (
 // at the deadline, and the slow parts (row counts and sample rows, which
 // run a view's query) have budgets of their own.
 func (d *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
-	var cat *catalog.Catalog
-	err := d.Conn(ctx, func(c *lite.Conn) error {
-		var err error
-		cat, err = readCatalog(ctx, c)
-		return err
-	})
-	if err != nil {
-		return nil, err
+	cc := &catConn{d: d}
+	defer cc.release()
+	return readCatalog(ctx, cc)
+}
+
+// catConn is the pooled connection the catalog reads on. A count or a
+// sample still inside one long instruction at its bound (allSteps) keeps
+// the connection, and the catalog reads on with another.
+type catConn struct {
+	d *Engine
+	c *conn // nil: none held
+}
+
+// get is the connection held, or one acquired from the pool.
+func (cc *catConn) get(ctx context.Context) (*lite.Conn, error) {
+	if cc.c == nil {
+		c, err := cc.d.pool.Acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		cc.c = c
 	}
-	return cat, nil
+	return cc.c.Conn, nil
+}
+
+func (cc *catConn) release() {
+	if cc.c != nil {
+		cc.d.pool.Release(cc.c, false)
+		cc.c = nil
+	}
 }
 
 // Names reads the table and view names and their columns' names with one
@@ -108,7 +128,11 @@ func namesOneByOne(ctx context.Context, c *lite.Conn, tables string) ([][]any, e
 	return out, nil
 }
 
-func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
+func readCatalog(ctx context.Context, cc *catConn) (*catalog.Catalog, error) {
+	c, err := cc.get(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := all(ctx, c, `SELECT type, name, coalesce(sql, '') FROM sqlite_schema
 		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY type, name COLLATE NOCASE`, 0)
 	if err != nil {
@@ -126,13 +150,17 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 	counting, sampling := countBudget.Start(), sampleBudget.Start()
 	countSteps, sampleSteps := countStepsTotal, sampleStepsTotal
 	for _, t := range cat.Tables {
+		c, err := cc.get(ctx)
+		if err != nil {
+			return nil, err
+		}
 		if err := describe(ctx, c, t); err != nil {
 			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil || t.Kind != "view" {
 				return nil, fmt.Errorf("%s: %w", t.Name, err)
 			}
 			t.Columns = nil // a broken view (its table was dropped) keeps its card
 		}
-		used, err := countRows(ctx, c, t, counting, min(countStepsPerTable, countSteps))
+		used, err := countRows(ctx, cc, t, counting, min(countStepsPerTable, countSteps))
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +168,7 @@ func readCatalog(ctx context.Context, c *lite.Conn) (*catalog.Catalog, error) {
 		budget := sampling.Next()
 		if budget > 0 && sampleSteps > 0 {
 			var used int64
-			t.Sample, used, err = allSteps(ctx, c, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), budget, min(sampleStepsPerTable, sampleSteps))
+			t.Sample, used, err = allSteps(ctx, cc, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), budget, min(sampleStepsPerTable, sampleSteps))
 			sampleSteps -= used
 			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil {
 				return nil, err
@@ -227,12 +255,12 @@ func describe(ctx context.Context, c *lite.Conn, t *catalog.Table) error {
 // countRows counts exactly within the budgets (time, and steps
 // instructions), else estimates; it returns the instructions used. It
 // fails only when ctx's deadline passed.
-func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, spend engine.Spending, steps int64) (int64, error) {
+func countRows(ctx context.Context, cc *catConn, t *catalog.Table, spend engine.Spending, steps int64) (int64, error) {
 	budget := spend.Next()
 	t.RowCount = -1
 	var used int64
 	if budget > 0 && steps > 0 {
-		rows, n, err := allSteps(ctx, c, "SELECT count(*) FROM "+quoteIdent(t.Name), budget, steps)
+		rows, n, err := allSteps(ctx, cc, "SELECT count(*) FROM "+quoteIdent(t.Name), budget, steps)
 		used = n
 		if err == nil && len(rows) == 1 {
 			t.RowCount = engine.Int64(rows[0][0])
@@ -244,6 +272,10 @@ func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, spend engine
 	}
 	if t.Kind != "table" {
 		return used, nil
+	}
+	c, err := cc.get(ctx)
+	if err != nil {
+		return used, err
 	}
 	// max(rowid) is one b-tree descent: an upper bound, exact when no row
 	// was ever deleted.
@@ -258,21 +290,54 @@ func countRows(ctx context.Context, c *lite.Conn, t *catalog.Table, spend engine
 	return used, nil
 }
 
-// allSteps is all with a budget of steps virtual-machine instructions
-// too (lite.Conn.LimitSteps); it returns the instructions used. A
-// statement past the budget fails as one past its time budget does.
-func allSteps(ctx context.Context, c *lite.Conn, sql string, budget time.Duration, steps int64) ([][]any, int64, error) {
+// allSteps is all on cc's connection with a budget of steps
+// virtual-machine instructions too (lite.Conn.LimitSteps); it returns the
+// instructions used. A statement past the budget fails as one past its
+// time budget does.
+//
+// Neither budget stops a statement inside one long instruction (a sort:
+// lite.Stmt.MayRunLong), as a view's query can be: such a statement steps
+// on a goroutine of its own, as Run's do, and one still running a grace
+// after its time budget is left to finish alone (errLeftRunning, its
+// steps counted as all spent). It keeps the connection, which is closed
+// once it ends; cc gets another.
+func allSteps(ctx context.Context, cc *catConn, sql string, budget time.Duration, steps int64) ([][]any, int64, error) {
+	c, err := cc.get(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	held := cc.c
 	stop := c.LimitSteps(steps)
-	rows, err := all(ctx, c, sql, budget)
+	rows, left, err := collect(ctx, c, sql, budget, func() {
+		stop()
+		cc.d.pool.Release(held, true)
+	})
+	if left {
+		cc.c = nil
+		return nil, steps, err
+	}
 	_, used := stop()
 	return rows, used, err
 }
+
+// errLeftRunning is a catalog statement left to finish alone.
+var errLeftRunning = errors.New("still running at its time budget")
 
 // all runs one internal catalog query through the guard and collects it.
 // The statement is interrupted when ctx ends (its deadline gives
 // engine.ErrCatalogDeadline) and, when budget > 0, once budget has passed (an
 // interrupted error that callers may treat as "too slow to matter").
 func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([][]any, error) {
+	rows, _, err := collect(ctx, c, sql, budget, nil)
+	return rows, err
+}
+
+// collect is all; when leave is set and budget > 0, a statement that may
+// run long steps on a goroutine of its own and is waited for until its
+// limit and leaveGrace have passed. A statement still running then is
+// left to finish alone, and left is set (the error is errLeftRunning, or
+// ctx's): once it ends, it is finalized and leave is called.
+func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration, leave func()) (rows [][]any, left bool, err error) {
 	// The deadline is read from the clock, not only from ctx.Err(): under
 	// load the context's timer may fire late, and a statement interrupted
 	// at the deadline must not pass for one that was merely slow.
@@ -287,7 +352,7 @@ func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([
 		return nil
 	}
 	if err := expired(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	limit := time.Duration(1<<63 - 1)
 	if hasDeadline {
@@ -297,7 +362,6 @@ func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([
 		limit = min(limit, budget)
 	}
 	stop := c.InterruptAfter(limit, ctx)
-	defer stop()
 	fail := func(err error) ([][]any, error) {
 		if stop() {
 			if xerr := expired(); xerr != nil {
@@ -308,9 +372,48 @@ func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([
 	}
 	stmt, err := Prepare(c, sql)
 	if err != nil {
-		return fail(err)
+		defer stop()
+		rows, err = fail(err)
+		return rows, false, err
 	}
-	defer stmt.Finalize()
+	if leave == nil || budget <= 0 || !stmt.MayRunLong() {
+		defer stop()
+		defer stmt.Finalize()
+		rows, err = rowsOf(stmt, fail)
+		return rows, false, err
+	}
+	g := &gate{}
+	var got [][]any // the goroutine's rows, read once it has finished
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		out, err := rowsOf(stmt, fail)
+		stmt.Finalize()
+		stop()
+		got = out
+		if g.finish(err) {
+			leave()
+		}
+	}()
+	t := time.NewTimer(limit + leaveGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return got, false, g.err
+	case <-t.C:
+		if err, ok := g.leave(); ok {
+			return got, false, err
+		}
+		if err := expired(); err != nil {
+			return nil, true, err
+		}
+		return nil, true, errLeftRunning
+	}
+}
+
+// rowsOf steps stmt to its end and collects its rows; fail explains an
+// error.
+func rowsOf(stmt *lite.Stmt, fail func(error) ([][]any, error)) ([][]any, error) {
 	n := stmt.ColumnCount()
 	var out [][]any
 	for {

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite"
+	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -54,6 +56,55 @@ func TestCatalogSlowViews(t *testing.T) {
 	}
 	if tt := out.cat.Table("t"); tt == nil || tt.RowCount != 1 || len(tt.Sample) != 1 {
 		t.Errorf("t: %+v", tt)
+	}
+}
+
+// TestCatalogSortingView: SQLite sorts in one instruction, which neither
+// an interrupt nor the budget of instructions stops. A view whose window
+// sorts 10,000 rows on 2,000 keys (seconds: see TestSortPastDeadline) held
+// its count, and then its sample, seconds past their 1 s bound each, wherever
+// the budget of instructions had not ended them first (here: budgets too
+// large to). The catalog answers at each bound, the view uncounted and
+// unsampled, and reads the next view on another connection.
+func TestCatalogSortingView(t *testing.T) {
+	path := testdb.Build(t, "sortview.db", `CREATE TABLE k(a INTEGER PRIMARY KEY, c INTEGER, b INTEGER);
+WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r LIMIT 10000)
+INSERT INTO k SELECT x, 0, (x * 7919) % 10007 FROM r;
+CREATE VIEW v AS SELECT b, row_number() OVER (ORDER BY `+strings.Repeat("c, ", 1999)+`b) AS n FROM k;
+CREATE TABLE z(a); INSERT INTO z VALUES (1), (2);
+CREATE VIEW w AS SELECT a FROM z;`)
+	bound := sqlite.NoCatalogSteps(t)
+	d, err := sqlite.Open(context.Background(), path, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	out := testdb.Within(t, 4*bound+20*time.Second, func() catOutcome { return readCatalog(context.Background(), d) })
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	t.Logf("catalog read in %v", out.elapsed)
+	// the view's count and its sample, each cut at its bound, plus slack
+	if limit := 2*bound + time.Second; out.elapsed > limit {
+		t.Errorf("catalog took %v, want at most %v", out.elapsed, limit)
+	}
+	if v := out.cat.Table("v"); v == nil || v.RowCount != -1 || v.Sample != nil || len(v.Columns) != 2 {
+		t.Errorf("v: %v", brief(v))
+	}
+	// w, read after v, on another connection
+	for name, n := range map[string]int64{"k": 10000, "z": 2, "w": 2} {
+		if tb := out.cat.Table(name); tb == nil || tb.RowCount != n || tb.RowCountEstimated || len(tb.Sample) == 0 {
+			t.Errorf("%s: %v", name, brief(tb))
+		}
+	}
+	// the next statement runs at once, beside the sorts left running
+	start := time.Now()
+	res, err := query.Collect(context.Background(), d, "SELECT count(*) FROM z", query.Options{Timeout: 5 * time.Second})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(2) {
+		t.Fatalf("next statement: %v %v", res, err)
+	}
+	if e := time.Since(start); e > 500*time.Millisecond {
+		t.Errorf("next statement took %v", e)
 	}
 }
 
@@ -125,4 +176,12 @@ func TestCatalogCommentsAndChecks(t *testing.T) {
 	if len(tk.Checks) != 1 || tk.Checks[0].Column != "status" || strings.Join(tk.Checks[0].Values, ",") != "open,closed" {
 		t.Errorf("checks %+v", tk.Checks)
 	}
+}
+
+// brief is what the catalog read of a table, without its SQL.
+func brief(t *catalog.Table) string {
+	if t == nil {
+		return "missing"
+	}
+	return fmt.Sprintf("row count %d, sample %v (nil: %v), %d columns", t.RowCount, t.Sample, t.Sample == nil, len(t.Columns))
 }
