@@ -26,6 +26,7 @@ import (
 // The caller is answered at the deadline, and the next statement runs at
 // once.
 func TestSortPastDeadline(t *testing.T) {
+	sqlite.WaitStepping(t)
 	path := testdb.Build(t, "sort.db", `CREATE TABLE k(a INTEGER PRIMARY KEY, c INTEGER, b INTEGER);
 WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM r LIMIT 10000)
 INSERT INTO k SELECT x, 0, (x * 7919) % 10007 FROM r;`)

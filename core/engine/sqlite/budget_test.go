@@ -81,3 +81,10 @@ func NoCatalogSteps(t *testing.T) time.Duration {
 	})
 	return max(countBudget.PerTable, sampleBudget.PerTable) + leaveGrace
 }
+
+// WaitStepping waits, when the test ends, for the statements it left
+// stepping alone: they hold SQLite memory under the process-wide heap
+// limit, which the next tests' opens would otherwise run out of.
+func WaitStepping(t *testing.T) {
+	t.Cleanup(stepping.Wait)
+}

@@ -385,7 +385,9 @@ func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration
 	g := &gate{}
 	var got [][]any // the goroutine's rows, read once it has finished
 	done := make(chan struct{})
+	stepping.Add(1)
 	go func() {
+		defer stepping.Done()
 		defer close(done)
 		out, err := rowsOf(stmt, fail)
 		stmt.Finalize()

@@ -74,6 +74,7 @@ CREATE VIEW v AS SELECT b, row_number() OVER (ORDER BY `+strings.Repeat("c, ", 1
 CREATE TABLE z(a); INSERT INTO z VALUES (1), (2);
 CREATE VIEW w AS SELECT a FROM z;`)
 	bound := sqlite.NoCatalogSteps(t)
+	sqlite.WaitStepping(t)
 	d, err := sqlite.Open(context.Background(), path, engine.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,11 @@ func (d *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 // for an interrupted statement to stop before it answers without it.
 const leaveGrace = 200 * time.Millisecond
 
+// stepping counts the statements stepping on goroutines of their own,
+// the ones left to finish alone included: they hold SQLite memory, which
+// the process-wide heap limit counts, until they end.
+var stepping sync.WaitGroup
+
 func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	c, err := d.pool.Acquire(ctx)
 	if err != nil {
@@ -64,7 +69,9 @@ func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink qu
 	}
 	g := &gate{}
 	done := make(chan struct{})
+	stepping.Add(1)
 	go func() {
+		defer stepping.Done()
 		defer close(done)
 		err := run(ctx, c.Conn, stmt, opt, sink, sum, g)
 		left := g.finish(err)
