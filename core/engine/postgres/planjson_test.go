@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -224,5 +225,22 @@ func BenchmarkVetPlan(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestRedactErrHidesThePassword: connecting passes the configuration's
+// password itself, which a driver's error may hold as it is; it is hidden,
+// and so is a URL's.
+func TestRedactErrHidesThePassword(t *testing.T) {
+	err := errors.New("auth failed for password S3cret/Pw?x at postgres://u:An0ther@h:5432/db")
+	got := redactErr(err, "S3cret/Pw?x")
+	if strings.Contains(got, "S3cret") || strings.Contains(got, "An0ther") || !strings.Contains(got, "xxxxx") {
+		t.Errorf("redactErr: %q", got)
+	}
+}
+
+func TestURLPassword(t *testing.T) {
+	if p := urlPassword("postgres://u:p%40ss@h/db"); p != "p@ss" {
+		t.Errorf("urlPassword: %q, want the decoded p@ss", p)
 	}
 }

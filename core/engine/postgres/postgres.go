@@ -89,7 +89,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	}
 	cfg, err := pgconn.ParseConfig(connStr)
 	if err != nil {
-		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: not a PostgreSQL URL tablewise can read (%s); give postgres://user@host:5432/dbname", display, redactErr(err, dsn))}
+		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: not a PostgreSQL URL tablewise can read (%s); give postgres://user@host:5432/dbname", display, redactErr(err, urlPassword(dsn)))}
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = connectTimeout
@@ -190,15 +190,24 @@ func atInPassword(dsn string) bool { return strings.Contains(engine.UserInfo(dsn
 
 const atInPasswordMsg = "the password holds an @, which ends it early in a URL: write each @ in it as %40"
 
-// redactErr is err's text with any password of dsn removed.
-func redactErr(err error, dsn string) string {
+// redactErr is err's text without password (the raw one, which a driver
+// may echo) and without the password of any URL in it.
+func redactErr(err error, password string) string {
 	msg := err.Error()
-	if u, perr := url.Parse(dsn); perr == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			msg = strings.ReplaceAll(msg, p, "xxxxx")
-		}
+	if password != "" {
+		msg = strings.ReplaceAll(msg, password, "xxxxx")
 	}
 	return engine.Redact(onceEach(msg))
+}
+
+// urlPassword is the password of the URL dsn, decoded; "" without one.
+func urlPassword(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
 }
 
 // onceEach drops the lines of msg said before: pgx reports every attempt

@@ -32,7 +32,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	// before anything else is read.
 	c, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, scratch))}
+		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, urlPassword(scratch)))}
 	}
 	defer c.Close(context.Background())
 	if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
@@ -157,7 +157,7 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 	}
 	cfg, err := pgconn.ParseConfig(scratch)
 	if err != nil {
-		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s cannot be read (%s); give postgres://user@host:5432/scratch", shown, redactErr(err, scratch))}
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s cannot be read (%s); give postgres://user@host:5432/scratch", shown, redactErr(err, urlPassword(scratch)))}
 	}
 	dbName := func(c *pgconn.Config) string {
 		if c.Database == "" {
