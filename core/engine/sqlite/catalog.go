@@ -382,35 +382,25 @@ func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration
 		rows, err = rowsOf(stmt, fail)
 		return rows, false, err
 	}
-	g := &gate{}
-	var got [][]any // the goroutine's rows, read once it has finished
-	done := make(chan struct{})
-	stepping.Add(1)
-	go func() {
-		defer stepping.Done()
-		defer close(done)
+	var got [][]any // the step's rows, read once it has returned
+	err, left = stepAside(nil, limit, func(*gate) error {
 		out, err := rowsOf(stmt, fail)
 		stmt.Finalize()
 		stop()
 		got = out
-		if g.finish(err) {
+		return err
+	}, func(left bool) {
+		if left {
 			leave()
 		}
-	}()
-	t := time.NewTimer(limit + leaveGrace)
-	defer t.Stop()
-	select {
-	case <-done:
-		return got, false, g.err
-	case <-t.C:
-		if err, ok := g.leave(); ok {
-			return got, false, err
-		}
-		if err := expired(); err != nil {
-			return nil, true, err
-		}
-		return nil, true, errLeftRunning
+	})
+	if !left {
+		return got, false, err
 	}
+	if err := expired(); err != nil {
+		return nil, true, err
+	}
+	return nil, true, errLeftRunning
 }
 
 // rowsOf steps stmt to its end and collects its rows; fail explains an

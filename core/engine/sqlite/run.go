@@ -67,41 +67,55 @@ func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink qu
 		defer stmt.Finalize()
 		return run(ctx, c.Conn, stmt, opt, sink, sum, nil)
 	}
+	err, left := stepAside(ctx.Done(), opt.Timeout, func(g *gate) error {
+		return run(ctx, c.Conn, stmt, opt, sink, sum, g)
+	}, func(left bool) {
+		stmt.Finalize()
+		d.pool.Release(c, left)
+	})
+	switch {
+	case !left:
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	}
+	return deadlineError(opt.Timeout)
+}
+
+// stepAside runs step on a goroutine of its own, counted in stepping, and
+// waits for it no longer than limit (none when 0) and leaveGrace, or
+// leaveGrace once cancel is closed. A step still running then is left to
+// finish alone (left is set): it sees that from the gate it is given, and
+// end, called once it returns, is told so too. Otherwise err is step's.
+func stepAside(cancel <-chan struct{}, limit time.Duration, step func(g *gate) error, end func(left bool)) (err error, left bool) {
 	g := &gate{}
 	done := make(chan struct{})
 	stepping.Add(1)
 	go func() {
 		defer stepping.Done()
 		defer close(done)
-		err := run(ctx, c.Conn, stmt, opt, sink, sum, g)
-		left := g.finish(err)
-		stmt.Finalize()
-		d.pool.Release(c, left)
+		end(g.finish(step(g)))
 	}()
 	var wait <-chan time.Time
-	if opt.Timeout > 0 {
-		t := time.NewTimer(opt.Timeout + leaveGrace)
+	if limit > 0 {
+		t := time.NewTimer(limit + leaveGrace)
 		defer t.Stop()
 		wait = t.C
 	}
-	cancelled := ctx.Done()
 	for {
 		select {
 		case <-done:
-			return g.err
-		case <-cancelled:
-			cancelled = nil
+			return g.err, false
+		case <-cancel:
+			cancel = nil
 			t := time.NewTimer(leaveGrace)
 			defer t.Stop()
 			wait = t.C
 		case <-wait:
 			if err, ok := g.leave(); ok {
-				return err
+				return err, false
 			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("query cancelled: %w", ctx.Err())
-			}
-			return deadlineError(opt.Timeout)
+			return nil, true
 		}
 	}
 }
