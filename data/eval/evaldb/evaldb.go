@@ -1,6 +1,7 @@
 // Package evaldb builds the cross-domain evaluation databases that the
-// blind question sets in data/eval (hr, airlines, health, campus, logistics,
-// restaurant) and the held-out sets (saas, library) are asked against.
+// blind question sets in data/eval (hr, airlines, health, campus,
+// logistics) and the held-out sets (saas, library, restaurant) are asked
+// against.
 // Nothing here is committed as a database file: Build writes them from
 // code, deterministically (fixed seeds, fixed dates), in a few seconds.
 //

@@ -1,6 +1,6 @@
 // Command evaldb writes the cross-domain evaluation databases (hr,
-// airlines, health, campus, logistics, restaurant, and the held-out saas
-// and library) that the question sets
+// airlines, health, campus, logistics, and the held-out saas, library and
+// restaurant) that the question sets
 // in data/eval are asked against.
 //
 //	go run ./data/eval/cmd/evaldb -dir /tmp/evaldb
