@@ -58,10 +58,11 @@ func buildCountryColumns(values *valueIndex) countryColumns {
 	for _, c := range countryNames() {
 		codes[c[0]], codes[c[1]] = true, true
 	}
+	// ok counts a column's distinct two-letter codes and its
+	// three-letter ones.
 	type tally struct {
-		refs      map[string]*valueRef
-		total, ok int
-		length    int
+		refs map[string]*valueRef
+		ok   [2]int
 	}
 	cols := map[*colInfo]*tally{}
 	for _, refs := range values.byKey {
@@ -71,22 +72,21 @@ func buildCountryColumns(values *valueIndex) countryColumns {
 			}
 			tl := cols[r.col]
 			if tl == nil {
-				tl = &tally{refs: map[string]*valueRef{}, length: len(r.text)}
+				tl = &tally{refs: map[string]*valueRef{}}
 				cols[r.col] = tl
 			}
 			if _, seen := tl.refs[r.text]; seen {
 				continue
 			}
 			tl.refs[r.text] = r
-			tl.total++
-			if codes[r.text] && len(r.text) == tl.length {
-				tl.ok++
+			if codes[r.text] {
+				tl.ok[len(r.text)-2]++
 			}
 		}
 	}
 	out := countryColumns{}
 	for c, tl := range cols {
-		if tl.ok >= 3 && tl.ok*10 >= tl.total*9 {
+		if ok := max(tl.ok[0], tl.ok[1]); ok >= 3 && ok*10 >= len(tl.refs)*9 {
 			out[c] = tl.refs
 		}
 	}
