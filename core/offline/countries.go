@@ -1,9 +1,11 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -103,20 +105,21 @@ func (ix *index) linkCountryNames(a *analysis) {
 		return
 	}
 	t := a.toks
+	// nameWord: the token can be a word of a country's name.
+	nameWord := make([]bool, len(t))
+	for k, tk := range t {
+		r, _ := utf8.DecodeRuneInString(tk.raw)
+		nameWord[k] = a.at[k] < 0 && !tk.sym && !tk.isNum && tk.raw != "" &&
+			(unicode.IsUpper(r) || tk.quote != 0 || tk.low == "of" || tk.low == "and")
+	}
 	for i := 0; i < len(t); i++ {
 		for l := min(4, len(t)-i); l >= 1; l-- {
-			ok := true
-			var words []string
-			for k := i; k < i+l; k++ {
-				r := []rune(t[k].raw)
-				if a.at[k] >= 0 || t[k].sym || t[k].isNum || len(r) == 0 || !unicode.IsUpper(r[0]) && t[k].quote == 0 && t[k].low != "of" && t[k].low != "and" {
-					ok = false
-					break
-				}
-				words = append(words, t[k].low)
-			}
-			if !ok {
+			if slices.Contains(nameWord[i:i+l], false) {
 				continue
+			}
+			words := make([]string, l)
+			for k := range words {
+				words[k] = t[i+k].low
 			}
 			code, found := countryNames()[nameKey(strings.Join(words, " "))]
 			if !found {
