@@ -1,9 +1,11 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -58,10 +60,11 @@ func buildCountryColumns(values *valueIndex) countryColumns {
 	for _, c := range countryNames() {
 		codes[c[0]], codes[c[1]] = true, true
 	}
+	// ok counts a column's distinct two-letter codes and its
+	// three-letter ones.
 	type tally struct {
-		refs      map[string]*valueRef
-		total, ok int
-		length    int
+		refs map[string]*valueRef
+		ok   [2]int
 	}
 	cols := map[*colInfo]*tally{}
 	for _, refs := range values.byKey {
@@ -71,22 +74,21 @@ func buildCountryColumns(values *valueIndex) countryColumns {
 			}
 			tl := cols[r.col]
 			if tl == nil {
-				tl = &tally{refs: map[string]*valueRef{}, length: len(r.text)}
+				tl = &tally{refs: map[string]*valueRef{}}
 				cols[r.col] = tl
 			}
 			if _, seen := tl.refs[r.text]; seen {
 				continue
 			}
 			tl.refs[r.text] = r
-			tl.total++
-			if codes[r.text] && len(r.text) == tl.length {
-				tl.ok++
+			if codes[r.text] {
+				tl.ok[len(r.text)-2]++
 			}
 		}
 	}
 	out := countryColumns{}
 	for c, tl := range cols {
-		if tl.ok >= 3 && tl.ok*10 >= tl.total*9 {
+		if ok := max(tl.ok[0], tl.ok[1]); ok >= 3 && ok*10 >= len(tl.refs)*9 {
 			out[c] = tl.refs
 		}
 	}
@@ -103,20 +105,21 @@ func (ix *index) linkCountryNames(a *analysis) {
 		return
 	}
 	t := a.toks
+	// nameWord: the token can be a word of a country's name.
+	nameWord := make([]bool, len(t))
+	for k, tk := range t {
+		r, _ := utf8.DecodeRuneInString(tk.raw)
+		nameWord[k] = a.at[k] < 0 && !tk.sym && !tk.isNum && tk.raw != "" &&
+			(unicode.IsUpper(r) || tk.quote != 0 || tk.low == "of" || tk.low == "and")
+	}
 	for i := 0; i < len(t); i++ {
 		for l := min(4, len(t)-i); l >= 1; l-- {
-			ok := true
-			var words []string
-			for k := i; k < i+l; k++ {
-				r := []rune(t[k].raw)
-				if a.at[k] >= 0 || t[k].sym || t[k].isNum || len(r) == 0 || !unicode.IsUpper(r[0]) && t[k].quote == 0 && t[k].low != "of" && t[k].low != "and" {
-					ok = false
-					break
-				}
-				words = append(words, t[k].low)
-			}
-			if !ok {
+			if slices.Contains(nameWord[i:i+l], false) {
 				continue
+			}
+			words := make([]string, l)
+			for k := range words {
+				words[k] = t[i+k].low
 			}
 			code, found := countryNames()[nameKey(strings.Join(words, " "))]
 			if !found {

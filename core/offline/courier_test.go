@@ -195,3 +195,31 @@ func TestVerbBeforeValueIsPartOfIt(t *testing.T) {
 	tp := smallPlanner(t, "parcels.db", b.String())
 	askBut(t, tp, []string{"shipped_on"}, "What's the total fee of the parcels that were shipped to Chile?", "SUM(fee)", "ship_country = 'Chile'")
 }
+
+// A column of country codes is found whatever value of it is read first:
+// nine two-letter codes and one three-letter one are a column of codes
+// (nine in ten of one length), every time it is built.
+func TestCountryColumnsDoNotDependOnOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE site (id INTEGER PRIMARY KEY, name TEXT NOT NULL, ctry TEXT NOT NULL);\n")
+	codes := []string{"FR", "PT", "AT", "FI", "DE", "NL", "BE", "ES", "IT", "SWE"}
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "INSERT INTO site VALUES (%d, 'site %d', '%s');\n", i+1, i, codes[i%len(codes)])
+	}
+	tp := smallPlanner(t, "sites.db", b.String())
+	ix, err := tp.p.index(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		cc := buildCountryColumns(ix.values)
+		if len(cc) != 1 {
+			t.Fatalf("build %d: %d columns of country codes, want 1 (ctry)", i, len(cc))
+		}
+		for c, refs := range cc {
+			if c.name != "ctry" || len(refs) != len(codes) {
+				t.Fatalf("build %d: column %s with %d codes, want ctry with %d", i, c.name, len(refs), len(codes))
+			}
+		}
+	}
+}

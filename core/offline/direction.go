@@ -66,11 +66,8 @@ func destinationColumn(tab *tableInfo, content []token) *colInfo {
 			continue
 		}
 		// "to" is a function word, so it is only among the raw words.
-		dest := false
-		for _, r := range c.raw {
-			if slices.Contains(destinationWords, stem(r)) {
-				dest = true
-			}
+		if !slices.ContainsFunc(c.raw, func(r string) bool { return slices.Contains(destinationWords, stem(r)) }) {
+			continue
 		}
 		var rest []string
 		for _, w := range c.words {
@@ -78,27 +75,19 @@ func destinationColumn(tab *tableInfo, content []token) *colInfo {
 				rest = append(rest, w)
 			}
 		}
-		if !dest || len(rest) != len(content) {
+		if len(rest) != len(content) {
 			continue
 		}
-		ok := true
-		for _, ct := range content {
-			hit := false
-			for _, w := range rest {
-				if wordMatch(ct.stem, w) >= 0.6 {
-					hit = true
-				}
-			}
-			if !hit {
-				ok = false
-			}
+		unnamed := func(ct token) bool {
+			return !slices.ContainsFunc(rest, func(w string) bool { return wordMatch(ct.stem, w) >= 0.6 })
 		}
-		if ok {
-			if found != nil {
-				return nil
-			}
-			found = c
+		if slices.ContainsFunc(content, unnamed) {
+			continue
 		}
+		if found != nil {
+			return nil
+		}
+		found = c
 	}
 	return found
 }

@@ -1796,16 +1796,16 @@ func (a *analysis) eventDates() {
 // of the candidate's name or column comment: "recorded" names a column called recorded_on,
 // not a track through the synonym "recording".
 func namesLiterally(words []token, c *cand) bool {
-	var names []string
+	var names, comment []string
 	if c.c != nil {
 		// A comment that glosses a short name (a two-letter code as
 		// "games started") is its words too.
-		names = append(slices.Clip(c.c.words), c.c.comment...)
+		names, comment = c.c.words, c.c.comment
 	} else if c.t != nil {
 		names = c.t.words
 	}
 	for _, w := range words {
-		if slices.Contains(names, w.stem) {
+		if slices.Contains(names, w.stem) || slices.Contains(comment, w.stem) {
 			return true
 		}
 	}

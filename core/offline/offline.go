@@ -217,12 +217,14 @@ type valueWords struct {
 	valueWords []string
 }
 
-// wordsOf returns the index's valueWords, building them on first use.
+// countryCodeCols returns the index's columns of country codes, building
+// them on first use.
 func (ix *index) countryCodeCols() countryColumns {
 	ix.countryOnce.Do(func() { ix.countryCols = buildCountryColumns(ix.values) })
 	return ix.countryCols
 }
 
+// wordsOf returns the index's valueWords, building them on first use.
 func (ix *index) wordsOf() *valueWords {
 	ix.wordsOnce.Do(func() { ix.derived = buildValueWords(ix.s, ix.values) })
 	return ix.derived

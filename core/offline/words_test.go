@@ -89,9 +89,13 @@ INSERT INTO parcel (sent_on, due_date, weight) VALUES ('2022-12-30', '2023-01-04
 func TestNoRowsSentence(t *testing.T) {
 	tp := smallPlanner(t, "parcels.db", `CREATE TABLE parcel (id INTEGER PRIMARY KEY, sent_on TEXT NOT NULL, due_date TEXT NOT NULL, weight REAL NOT NULL);
 INSERT INTO parcel (sent_on, due_date, weight) VALUES ('2022-12-30', '2023-01-04', 1.5), ('2023-02-01', '2023-02-03', 2);`)
+	// A count of none has its row, a 0, and reads as a count.
 	b, err := tp.p.Answer(context.Background(), "how many parcels with due date before 2020")
 	if err != nil || b.SQL == "" {
 		t.Fatalf("refused: %v %+v", err, b)
+	}
+	if want := "There are 0 parcels with due date before 2020."; b.Answer != want {
+		t.Errorf("answer %q, want %q", b.Answer, want)
 	}
 	b, err = tp.p.Answer(context.Background(), "list the parcels with due date before 2020")
 	if err != nil || b.SQL == "" {
