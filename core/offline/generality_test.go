@@ -76,8 +76,8 @@ func TestNoDatabaseNamesInPlanner(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("..", "..", "..", "shared", "data", "chinook.sqlite")); err == nil || os.Getenv("TABLEWISE_SHARED_DATA") != "" {
 		dbs = append(dbs, chinookPlanner(t))
 	}
-	// Every evaluation database: the four blind sets' and the held-out
-	// one's, built by data/eval/evaldb.
+	// Every evaluation database, blind and held out, built by
+	// data/eval/evaldb.
 	for _, name := range evaldb.Names {
 		dbs = append(dbs, evalDBPlanner(t, name))
 	}
