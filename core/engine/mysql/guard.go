@@ -710,12 +710,12 @@ func vetOpening(toks []token, k *known) error {
 	if k == nil || len(k.remote) == 0 {
 		return nil
 	}
-	var remote []string
-	for name := range k.remote {
-		remote = append(remote, name)
-	}
-	sort.Strings(remote)
 	why := func(what string) error {
+		var remote []string
+		for name := range k.remote {
+			remote = append(remote, name)
+		}
+		sort.Strings(remote)
 		return &guard.Rejection{
 			What:   what,
 			Reason: what + " is not allowed here: it opens every table it lists, and the server's remote tables (" + format.ClipRunes(strings.Join(remote, ", "), 60) + ") then connect to their servers, where one that does not answer holds the statement past the deadline",
