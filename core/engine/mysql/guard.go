@@ -354,8 +354,9 @@ func (k *known) object(name string) (kind, why, hint string, ok bool) {
 func (k *known) tableConditions() (notRemote, remote string) {
 	var names []string
 	if k != nil {
+		quote := strings.NewReplacer(`\`, `\\`, "'", "''")
 		for _, name := range k.remoteHere {
-			names = append(names, "'"+strings.NewReplacer(`\`, `\\`, "'", "''").Replace(name)+"'")
+			names = append(names, "'"+quote.Replace(name)+"'")
 		}
 	}
 	if len(names) == 0 {
