@@ -354,8 +354,9 @@ func (k *known) object(name string) (kind, why, hint string, ok bool) {
 func (k *known) tableConditions() (notRemote, remote string) {
 	var names []string
 	if k != nil {
+		quote := strings.NewReplacer(`\`, `\\`, "'", "''")
 		for _, name := range k.remoteHere {
-			names = append(names, "'"+strings.NewReplacer(`\`, `\\`, "'", "''").Replace(name)+"'")
+			names = append(names, "'"+quote.Replace(name)+"'")
 		}
 	}
 	if len(names) == 0 {
@@ -710,12 +711,12 @@ func vetOpening(toks []token, k *known) error {
 	if k == nil || len(k.remote) == 0 {
 		return nil
 	}
-	var remote []string
-	for name := range k.remote {
-		remote = append(remote, name)
-	}
-	sort.Strings(remote)
 	why := func(what string) error {
+		var remote []string
+		for name := range k.remote {
+			remote = append(remote, name)
+		}
+		sort.Strings(remote)
 		return &guard.Rejection{
 			What:   what,
 			Reason: what + " is not allowed here: it opens every table it lists, and the server's remote tables (" + format.ClipRunes(strings.Join(remote, ", "), 60) + ") then connect to their servers, where one that does not answer holds the statement past the deadline",

@@ -647,7 +647,9 @@ type local struct {
 	opaque map[string]bool
 	// aliases maps the name of a function declared in LANGUAGE internal
 	// or c outside pg_catalog to the denied function whose code it runs
-	// (CREATE FUNCTION f(text) … LANGUAGE internal AS 'pg_read_file_all').
+	// (CREATE FUNCTION f(text) … LANGUAGE internal AS 'pg_read_file_all');
+	// a function whose code has its own name is that function, not an
+	// alias (HypoPG's hypopg_create_index, which TryIndexes calls).
 	aliases map[string]string
 	// fields are the opaque functions that field notation calls:
 	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
@@ -860,7 +862,7 @@ func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	}
 	for _, row := range aliases {
 		name, code := string(row[0]), string(row[1])
-		if _, d := denied(code); d && (loc.aliases[name] == "" || loc.aliases[name] == name) {
+		if _, d := denied(code); d && code != name && loc.aliases[name] == "" {
 			loc.aliases[name] = code
 		}
 	}
@@ -922,7 +924,7 @@ func (loc *local) replaced(name string) (string, bool) {
 	if loc == nil {
 		return "", false
 	}
-	if b, ok := loc.aliases[name]; ok && b != name {
+	if b, ok := loc.aliases[name]; ok {
 		why, _ := denied(b)
 		return fmt.Sprintf("is %s() under another name: it %s", b, why), true
 	}

@@ -32,7 +32,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	// before anything else is read.
 	c, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, urlPassword(scratch)))}
+		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to the scratch database %s: %s (check the --scratch URL: its server, user, password and database)", engine.Redact(scratch), redactErr(err, cfg.Password))}
 	}
 	defer c.Close(context.Background())
 	if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
