@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
@@ -65,8 +66,7 @@ func runDoctor(ctx context.Context, args []string, s *streams) error {
 				rows += t.RowCount
 			}
 		}
-		objects, _ := res.Rows[0][0].(int64)
-		fmt.Fprintf(s.out, "\n%s\n", catalogSummary(objects, len(cat.Tables), rows))
+		fmt.Fprintf(s.out, "\n%s\n", catalogSummary(engine.Int64(res.Rows[0][0]), len(cat.Tables), rows))
 	}
 	if failed > 0 {
 		return fmt.Errorf("doctor: %d check(s) failed", failed)
