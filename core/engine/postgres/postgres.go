@@ -14,7 +14,10 @@
 // (a view's body, for one). The deadline is enforced by the server
 // (statement_timeout) and by a cancel request from the client. A
 // connection is rolled back and DISCARD ALL'd before it returns to the
-// pool, and closed when that fails.
+// pool, and closed when that fails. A statement (or a statement's shape:
+// the same point query with another id) that passed the guard on a
+// connection runs there again in one round trip while the server shows
+// that nothing it was vetted against has changed (vetted.go).
 package postgres
 
 import (
@@ -26,6 +29,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -60,6 +64,12 @@ type Engine struct {
 	// clean holds the connections whose last statement's pipeline
 	// already rolled back and reset them (stream).
 	clean sync.Map
+	// stateSQL reads what a verdict depends on (vetted.go), "" when the
+	// server cannot; verdicts are the statements each connection passed.
+	stateSQL string
+	shapes   bool // verdicts for shapes too
+	verdicts verdicts
+	hits     atomic.Int64 // statements run on a verdict (tests read it)
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
@@ -132,7 +142,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		label = cfg.User
 	}
 	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
-	e.pool = pool.New(opt.MaxConns, e.connect, closeConn, (*pgconn.PgConn).IsClosed)
+	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, (*pgconn.PgConn).IsClosed)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -140,6 +150,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		if err := e.types.load(ctx, c); err != nil {
 			return err
 		}
+		e.probeState(ctx, c)
 		_, err := e.localFor(ctx, c)
 		return err
 	})
@@ -346,8 +357,9 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	return first
 }
 
-// closeConn closes c for good.
-func closeConn(c *pgconn.PgConn) {
+// closeConn closes c for good, forgetting what it passed.
+func (e *Engine) closeConn(c *pgconn.PgConn) {
+	e.verdicts.forget(c)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	c.Close(ctx)

@@ -49,23 +49,40 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		return sum, err
 	}
 	err = e.inTx(ctx, opt.Timeout, func(ctx context.Context, c *pgconn.PgConn) error {
-		desc, err := e.vetServer(ctx, c, st, sql, opt.Timeout)
+		loc, err := e.vetLocal(ctx, c, st, sql)
 		if err != nil {
 			return err
 		}
-		if opt.MaxBytes > 0 {
-			// pgconn reads a whole row into memory before the byte cap
-			// can see it: a row that alone passes the cap is refused as
-			// it arrives (read ends the stream there), and the
-			// connection closed.
-			c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
-		} else {
-			c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		afterMiss := false
+		key := e.verdictKey(sql, st)
+		if v, ok := e.verdicts.get(c, key, loc); ok {
+			ran, err := e.runVetted(ctx, c, v, key, sql, opt, sink, sum)
+			if ran || err != nil {
+				return err
+			}
+			afterMiss = true
 		}
+		desc, err := e.vetOnServer(ctx, c, st, sql, opt.Timeout, loc, afterMiss)
+		if err != nil {
+			return err
+		}
+		setRowLimit(c, opt)
 		return e.stream(ctx, c, desc, opt, sink, sum)
 	})
 	sum.Elapsed = time.Since(start)
 	return sum, err
+}
+
+// setRowLimit bounds the messages c reads to what the byte cap allows.
+// pgconn reads a whole row into memory before the byte cap can see it: a
+// row that alone passes the cap is refused as it arrives (read ends the
+// stream there), and the connection closed.
+func setRowLimit(c *pgconn.PgConn, opt query.Options) {
+	if opt.MaxBytes > 0 {
+		c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+	} else {
+		c.Frontend().SetMaxBodyLen(pgMaxMessage)
+	}
 }
 
 // Check vets sql as Run does, on the server, without running it.
@@ -110,12 +127,9 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 // DISCARD ALL drops it.
 const preparedName = "tablewise"
 
-// vetServer opens the read-only transaction with the statement timeout
-// set and asks the server, in one round trip (a pipeline: nothing after
-// an error runs): the plan must hold nothing that writes, locks or calls
-// a denied function, and the statement must be one that returns columns.
-// It leaves the statement prepared as preparedName, not yet run.
-func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
+// vetLocal applies the checks that need what the guard knows of the
+// database's own objects (read on c when it is old), and returns that.
+func (e *Engine) vetLocal(ctx context.Context, c *pgconn.PgConn, st *statement, sql string) (*local, error) {
 	loc, err := e.localFor(ctx, c)
 	if err != nil {
 		return nil, err
@@ -129,20 +143,62 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err := loc.vet(sql, st.toks, "the statement"); err != nil {
 		return nil, err
 	}
+	return loc, nil
+}
+
+// vetServer vets sql on c (vetLocal, then vetOnServer), leaving it
+// prepared as preparedName, not yet run.
+func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
+	loc, err := e.vetLocal(ctx, c, st, sql)
+	if err != nil {
+		return nil, err
+	}
+	return e.vetOnServer(ctx, c, st, sql, timeout, loc, false)
+}
+
+// vetOnServer opens the read-only transaction with the statement timeout
+// set and asks the server, in one round trip (a pipeline: nothing after
+// an error runs): the plan must hold nothing that writes, locks or calls
+// a denied function, and the statement must be one that returns columns.
+// It leaves the statement prepared as preparedName, not yet run. loc is
+// what vetLocal returned; afterMiss says that c is in the failed
+// transaction runVetted left (rolled back first, in the same round trip).
+// A SELECT that passes is remembered for c (verdicts) when the server's
+// state read before and after it is the same.
+func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
 	// The plan holds the constants the planner folded (repeat('x',
 	// 400000000) is one): it is read whole and parsed, so its size is
 	// bounded whatever the caps of the run.
 	c.Frontend().SetMaxBodyLen(planMaxBytes)
-	ms := timeout.Milliseconds()
-	if timeout > 0 && ms == 0 {
-		ms = 1 // 0 would mean no limit
+	key := e.verdictKey(sql, st)
+	remember := key != "" && e.verdicts.seen(c, key)
+	var shape *shaped
+	if remember && key != sql {
+		shape = shapeOf(sql, st.toks)
 	}
+	// Segments of the pipeline, each ended by a Sync: with a shape, the
+	// opening, the shape's vetting (whose errors are its own: a savepoint
+	// before it is rolled back to after it) and the statement's.
+	shapeSeg, mainSeg := -1, 0
 	p := c.StartPipeline(ctx)
+	if afterMiss {
+		p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	}
 	// Our own fixed texts first, then the statement's.
-	p.SendQueryParams("BEGIN TRANSACTION READ ONLY", nil, nil, nil, nil)
-	p.SendQueryParams("SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10), nil, nil, nil, nil)
-	if e.role != "" {
-		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
+	e.sendBegin(p, timeout)
+	if shape != nil {
+		shapeSeg, mainSeg = 1, 2
+		p.SendPipelineSync()
+		p.SendQueryParams("SAVEPOINT "+shapeName, nil, nil, nil, nil)
+		p.SendQueryParams("SET LOCAL plan_cache_mode = force_generic_plan", nil, nil, nil, nil)
+		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
+		p.SendPrepare(shapeName, shape.sql, shape.oids())
+		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+shapeName+"("+strings.Join(shape.values, ", ")+")", nil, nil, nil, nil)
+		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
+		p.SendPipelineSync()
+		p.SendQueryParams("ROLLBACK TO SAVEPOINT "+shapeName, nil, nil, nil, nil)
+	} else if remember {
+		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
 	}
 	// Prepared first (parsed, described, nothing planned or run), so that
 	// a statement with parameters is described before anything fails
@@ -154,18 +210,33 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	case st.kind == "select":
 		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) "+st.planned, nil, nil, nil, nil)
 	}
+	if remember && shape == nil {
+		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
+	}
 	if err := p.Sync(); err != nil {
 		p.Close()
 		return nil, err
 	}
-	var plan []byte
+	var plan, shapePlan []byte
+	var states, shapeStates []string
+	var shapeErr error
 	var desc *pgconn.StatementDescription
 	var first error
+	seg := 0
+	// fail records err: the shape's own errors only end its vetting.
+	fail := func(err error) {
+		var pe *pgconn.PgError
+		if seg == shapeSeg && errors.As(err, &pe) {
+			shapeErr = err
+		} else {
+			first = err
+		}
+	}
 	for first == nil {
 		res, err := p.GetResults()
 		if err != nil {
-			first = err
-			break
+			fail(err)
+			continue
 		}
 		switch r := res.(type) {
 		case *pgconn.ResultReader:
@@ -173,17 +244,28 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 			// into a result first.
 			fields := r.FieldDescriptions()
 			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
+			isState := len(fields) == 1 && fields[0].Name == stateColumn
 			for r.NextRow() {
-				if isPlan {
+				switch {
+				case isPlan && seg == shapeSeg:
+					shapePlan = append(shapePlan, r.Values()[0]...)
+				case isPlan:
 					plan = append(plan, r.Values()[0]...)
+				case isState && seg == shapeSeg:
+					shapeStates = append(shapeStates, string(r.Values()[0]))
+				case isState:
+					states = append(states, string(r.Values()[0]))
 				}
 			}
 			if _, err := r.Close(); err != nil {
-				first = err
+				fail(err)
 			}
 		case *pgconn.StatementDescription:
-			desc = r
+			if seg == mainSeg {
+				desc = r
+			}
 		case *pgconn.PipelineSync:
+			seg++
 		case nil:
 			if desc == nil {
 				first = errors.New("the server did not describe the statement")
@@ -224,7 +306,32 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if len(desc.ParamOIDs) > 0 {
 		return nil, paramsError(len(desc.ParamOIDs))
 	}
+	if remember {
+		v := verdict{loc: loc, formats: resultFormats(desc.Fields)}
+		switch {
+		case shape == nil && len(states) == 2 && states[0] == states[1]:
+			v.state = states[0]
+			e.verdicts.put(c, sql, v)
+		case shape != nil && shapeErr == nil && shape.holds(shapePlan, shapeStates, sql, loc):
+			v.state = shapeStates[0]
+			e.verdicts.put(c, shape.sql, v)
+		}
+	}
 	return desc, nil
+}
+
+// sendBegin queues the transaction's opening on p: BEGIN READ ONLY, the
+// statement timeout, the role.
+func (e *Engine) sendBegin(p *pgconn.Pipeline, timeout time.Duration) {
+	ms := timeout.Milliseconds()
+	if timeout > 0 && ms == 0 {
+		ms = 1 // 0 would mean no limit
+	}
+	p.SendQueryParams("BEGIN TRANSACTION READ ONLY", nil, nil, nil, nil)
+	p.SendQueryParams("SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10), nil, nil, nil, nil)
+	if e.role != "" {
+		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
+	}
 }
 
 // paramsError refuses a statement with n parameters ($1…).

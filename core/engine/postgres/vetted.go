@@ -1,0 +1,287 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// A statement the guard passed on a connection is run again on that
+// connection in one round trip instead of two, while nothing it was
+// vetted against can have changed. What a statement's text plans to (the
+// functions it calls, what its views and policies expand to) depends on
+// the text, the session's settings and the catalog. On one connection,
+// reset by DISCARD ALL after every statement, the settings change only
+// when the server reloads its configuration files; the catalog only when
+// a transaction commits. So the verdict is kept with the server's state
+// read in the vetting transaction, before and after the plan (the same
+// both times): the committed transactions (pg_current_snapshot: its xmin,
+// xmax and running transactions are the same only while none has
+// committed or aborted since), when the session read the configuration
+// files, and the search_path. The run sends, in one pipeline, the opening
+// of the transaction, a check that raises an error when that state is no
+// longer the same (the server then skips the rest up to the Sync), the
+// statement and the reset. A miss costs that round trip; the statement is
+// then vetted as if never seen.
+//
+// A verdict is also kept for a statement's shape: the statement with the
+// integer literals that follow a comparison (= < >) or LIMIT/OFFSET
+// written as int4 parameters, so that the same point query with another
+// id runs in one round trip too. The shape is vetted beside the
+// statement, in the same round trip, on its generic plan
+// (plan_cache_mode = force_generic_plan): a parameter is never a
+// constant while it is planned, so that plan keeps every branch, scan and
+// call that constant folding, constraint exclusion or partition pruning
+// removes for some values. Any statement of that shape plans to a subset
+// of it: an integer literal is an int4 constant, and an int4 parameter
+// resolves operators and functions as it does. A shape whose generic
+// plan prunes partitions at startup (the plan shows "Subplans Removed")
+// is not kept: those partitions were not seen.
+//
+// The guard's text checks run every time, with what the guard currently
+// knows of the database's own objects; a verdict made with older
+// knowledge is not used.
+
+// stateColumn names the column of the state read while vetting.
+const stateColumn = "tablewise_state"
+
+// stateSQL reads the server's state (see above) for major version major,
+// "" where the server has no snapshot function (before 9.4 none has
+// this form; servers that speak the protocol without it fail the probe
+// at open).
+func stateSQL(major string) string {
+	snapshot := "pg_catalog.pg_current_snapshot()"
+	switch major {
+	case "9", "10", "11", "12":
+		snapshot = "pg_catalog.txid_current_snapshot()"
+	}
+	return "SELECT " + snapshot + "::text || ' ' || pg_catalog.pg_conf_load_time()::text || ' ' || pg_catalog.current_setting('search_path') AS " + stateColumn
+}
+
+// checkSQL raises an error (a text that is not a number cast to one)
+// when the state is no longer $1. The state is not a constant, so the
+// cast is not folded while the check is planned.
+func checkSQL(state string) string {
+	return "SELECT CASE WHEN s = $1 THEN 0 ELSE s::int END FROM (" + state + ") AS now(s)"
+}
+
+// verdict is a statement the guard passed on one connection.
+type verdict struct {
+	state   string  // the server's state while it was vetted
+	loc     *local  // what the guard knew of the database's own objects
+	formats []int16 // the result formats asked for its columns
+}
+
+// shapeName names the shape's prepared statement and its savepoint.
+const shapeName = "tablewise_shape"
+
+// shaped is a statement's shape.
+type shaped struct {
+	sql    string   // the text with $1… for the literals
+	values []string // the literals, in order
+}
+
+// shapeOf returns the shape of sql (toks, its tokens), nil when no
+// literal is replaced: integer literals of at most 9 digits (int4 values)
+// right after =, <, > or LIMIT/OFFSET. Elsewhere an integer may not be an
+// expression (ORDER BY 1, varchar(10)).
+func shapeOf(sql string, toks []token) *shaped {
+	var b strings.Builder
+	var values []string
+	last := 0
+	for i := 1; i < len(toks); i++ {
+		t, prev := toks[i], toks[i-1]
+		if t.kind != 'n' || len(t.text) > 9 || strings.Trim(t.text, "0123456789") != "" {
+			continue
+		}
+		after := prev.kind == 'p' && (prev.text == "=" || prev.text == "<" || prev.text == ">") ||
+			prev.kind == 'w' && (prev.text == "limit" || prev.text == "offset")
+		if !after {
+			continue
+		}
+		start := t.end - len(t.text)
+		values = append(values, t.text)
+		b.WriteString(sql[last:start])
+		b.WriteString("$" + strconv.Itoa(len(values)))
+		last = t.end
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	b.WriteString(sql[last:])
+	return &shaped{sql: b.String(), values: values}
+}
+
+// oids are the parameters' types: int4, as the literals'.
+func (sh *shaped) oids() []uint32 {
+	out := make([]uint32, len(sh.values))
+	for i := range out {
+		out[i] = pgtype.Int4OID
+	}
+	return out
+}
+
+// holds reports whether the shape's vetting lets a verdict be kept: its
+// generic plan passes the guard and shows every partition, and the
+// server's state was the same before and after it.
+func (sh *shaped) holds(plan []byte, states []string, sql string, loc *local) bool {
+	return len(states) == 2 && states[0] == states[1] && len(plan) > 0 &&
+		!bytes.Contains(plan, []byte(`"Subplans Removed"`)) && vetPlan(plan, sql, loc) == nil
+}
+
+// verdictKey is what a verdict for sql is kept under: its shape's text
+// when it has one, else sql.
+func (e *Engine) verdictKey(sql string, st *statement) string {
+	if e.stateSQL == "" || st.kind != "select" || st.planned != sql {
+		return ""
+	}
+	if e.shapes {
+		if sh := shapeOf(sql, st.toks); sh != nil {
+			return sh.sql
+		}
+	}
+	return sql
+}
+
+// maxVerdicts bounds the statements and shapes remembered per connection.
+const maxVerdicts = 256
+
+// verdicts holds, per connection, the statements it passed. A connection
+// is used by one caller at a time, so its map needs no lock of its own.
+type verdicts struct {
+	m sync.Map // *pgconn.PgConn → map[string]verdict
+}
+
+// get returns the verdict c holds for key, when it holds one made with
+// what the guard knows now (loc).
+func (vs *verdicts) get(c *pgconn.PgConn, key string, loc *local) (verdict, bool) {
+	m, ok := vs.m.Load(c)
+	if !ok {
+		return verdict{}, false
+	}
+	v, ok := m.(map[string]verdict)[key]
+	return v, ok && v.state != "" && v.loc == loc
+}
+
+// seen reports whether key was met on c before, and marks it met: a
+// verdict is made the second time a statement or shape comes, so that one
+// that comes once costs no more than its own vetting.
+func (vs *verdicts) seen(c *pgconn.PgConn, key string) bool {
+	m, _ := vs.m.LoadOrStore(c, map[string]verdict{})
+	byText := m.(map[string]verdict)
+	if _, ok := byText[key]; ok {
+		return true
+	}
+	vs.put(c, key, verdict{})
+	return false
+}
+
+func (vs *verdicts) put(c *pgconn.PgConn, key string, v verdict) {
+	m, _ := vs.m.LoadOrStore(c, map[string]verdict{})
+	byText := m.(map[string]verdict)
+	if _, ok := byText[key]; !ok && len(byText) >= maxVerdicts {
+		clear(byText)
+	}
+	byText[key] = v
+}
+
+// drop ends key's verdict on c, keeping it seen: the vetting that
+// follows a miss makes the verdict anew.
+func (vs *verdicts) drop(c *pgconn.PgConn, key string) { vs.put(c, key, verdict{}) }
+
+// forget drops what c passed (c is closed).
+func (vs *verdicts) forget(c *pgconn.PgConn) { vs.m.Delete(c) }
+
+// probeState sets e.stateSQL when the server answers it, so that
+// verdicts are kept; servers that cannot (a protocol-compatible engine
+// without these functions) vet every statement on the server. Shapes
+// need plan_cache_mode (PostgreSQL 12).
+func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
+	sql := stateSQL(e.major)
+	if _, err := c.Exec(ctx, sql).ReadAll(); err != nil {
+		return
+	}
+	e.stateSQL = sql
+	if _, err := c.Exec(ctx, "SHOW plan_cache_mode").ReadAll(); err == nil {
+		e.shapes = true
+	}
+}
+
+// runVetted runs sql, which v says passed the guard on c, checking in the
+// same round trip that the server's state is still v's. ran is false on
+// a miss: nothing of the statement ran, the verdict is dropped and c is
+// left in a failed transaction (vetOnServer rolls it back).
+func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
+	setRowLimit(c, opt)
+	p := c.StartPipeline(ctx)
+	e.sendBegin(p, opt.Timeout)
+	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendPrepare(preparedName, sql, nil)
+	// The columns are the server's own description, which the
+	// statement's Describe sends before the rows; they are those the
+	// verdict's formats were chosen for while the state is the same.
+	p.SendQueryPrepared(preparedName, nil, nil, v.formats)
+	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+	if err := p.Sync(); err != nil {
+		p.Close()
+		return false, err
+	}
+	// The opening (2 or 3 results), then the check.
+	opening := 2
+	if e.role != "" {
+		opening = 3
+	}
+	for i := 0; i <= opening; i++ {
+		res, err := p.GetResults()
+		if err == nil {
+			rr, ok := res.(*pgconn.ResultReader)
+			if !ok {
+				err = errors.New("the server answered the transaction's opening out of order")
+			} else {
+				_, err = rr.Close()
+			}
+		}
+		if err != nil {
+			p.Close()
+			if i < opening || ctx.Err() != nil {
+				return false, err
+			}
+			e.verdicts.drop(c, key)
+			return false, nil
+		}
+	}
+	e.hits.Add(1)
+	res, err := p.GetResults()
+	desc, ok := res.(*pgconn.StatementDescription)
+	if err != nil || !ok {
+		e.drain(c, p)
+		if err == nil {
+			err = errors.New("the server did not describe the statement")
+		}
+		return true, err
+	}
+	cols := make([]query.Column, len(desc.Fields))
+	for i, f := range desc.Fields {
+		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
+	}
+	res, err = p.GetResults()
+	rr, ok := res.(*pgconn.ResultReader)
+	if err != nil || !ok {
+		e.drain(c, p)
+		if err == nil {
+			err = errors.New("the server sent no rows")
+		}
+		return true, err
+	}
+	err = e.read(c, rr, cols, opt, sink, sum)
+	e.drain(c, p)
+	return true, err
+}
