@@ -20,10 +20,7 @@ var _ engine.Dialect = Dialect{}
 // Dialect is the server's SQL.
 func (e *Engine) Dialect() engine.Dialect {
 	major, minor := versionNumbers(e.version)
-	name := "MySQL"
-	if e.mariadb {
-		name = "MariaDB"
-	}
+	name := serverName(e.mariadb)
 	if major > 0 {
 		name += " " + strconv.Itoa(major) + "." + strconv.Itoa(minor)
 	}

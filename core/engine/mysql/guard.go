@@ -155,13 +155,9 @@ func lex(sql string) ([]token, *lexError) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
-		case c == '#':
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				return out, nil
-			}
-			i += j + 1
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-' && (i+2 == len(sql) || sql[i+2] <= ' '):
+		case c == '#', c == '-' && i+1 < len(sql) && sql[i+1] == '-' && (i+2 == len(sql) || sql[i+2] <= ' '):
+			// # and "-- " (with a space or control character after
+			// it, or at the end) comment to the end of the line.
 			j := strings.IndexByte(sql[i:], '\n')
 			if j < 0 {
 				return out, nil

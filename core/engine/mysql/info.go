@@ -168,6 +168,7 @@ func (e *Engine) Info(ctx context.Context) (*engine.Info, error) {
 	}, nil
 }
 
+// serverName names the server's flavour for people: MariaDB or MySQL.
 func serverName(mariadb bool) string {
 	if mariadb {
 		return "MariaDB"

@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/tablewise/tablewise/core/engine"
 	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/guard"
@@ -334,14 +332,6 @@ func (u *untouched) check(t *testing.T) {
 	if v := f.scalar(t, "SELECT NEXTVAL(tw_seq)"); v != "1" {
 		t.Errorf("the sequence advanced: next is %s, want 1", v)
 	}
-}
-
-func number(err error) uint16 {
-	var me *mysql.MySQLError
-	if errors.As(err, &me) {
-		return me.Number
-	}
-	return 0
 }
 
 // TestAdversarial: every family of statements that would write, act

@@ -72,10 +72,7 @@ func TestAdversarial(t *testing.T) {
 	exec(t, a, `CREATE FUNCTION lock_step(int, int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock($2); RETURN $1; END $$`)
 	exec(t, a, `CREATE AGGREGATE lock_all(int) (SFUNC = lock_step, STYPE = int, INITCOND = '0')`)
 	exec(t, a, `CREATE VIEW leak_op AS SELECT ### '/etc/hostname' AS f`)
-	var adminPID int
-	if err := a.QueryRow(context.Background(), "SELECT pg_backend_pid()").Scan(&adminPID); err != nil {
-		t.Fatal(err)
-	}
+	adminPID := servers.PostgresColumn[int](t, a, "SELECT pg_backend_pid()")[0]
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("tablewise-pg-adversarial-%d", os.Getpid()))
 	os.Remove(out)
 	before := snapshot(t, a)

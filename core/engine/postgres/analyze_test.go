@@ -65,10 +65,7 @@ func TestExplainAnalyzeAdversarial(t *testing.T) {
 	exec(t, a, `CREATE DOMAIN locked AS int CHECK (pg_try_advisory_lock(VALUE::bigint))`)
 	exec(t, a, `CREATE FUNCTION lock_step(int, int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock($2); RETURN $1; END $$`)
 	exec(t, a, `CREATE AGGREGATE lock_all(int) (SFUNC = lock_step, STYPE = int, INITCOND = '0')`)
-	var adminPID int
-	if err := a.QueryRow(context.Background(), "SELECT pg_backend_pid()").Scan(&adminPID); err != nil {
-		t.Fatal(err)
-	}
+	adminPID := servers.PostgresColumn[int](t, a, "SELECT pg_backend_pid()")[0]
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("tablewise-pg-analyze-%d", os.Getpid()))
 	os.Remove(out)
 	t.Cleanup(func() { os.Remove(out) })
