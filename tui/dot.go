@@ -246,13 +246,9 @@ func (a *App) showListing(label string, cols []query.Column, rows []query.Row) {
 		a.cancelJob()
 	}
 	a.answer.Clear()
-	a.clarify = nil
-	a.answerSpec = nil
-	a.chart.Clear()
-	a.chartForced = false
+	a.clearAnswer()
 	a.grid.SetResult("", cols, rows, false)
 	a.gridLabel = label
-	a.status.SetMessage(statusbar.Info, "")
 	a.setFocus(paneResults)
 }
 

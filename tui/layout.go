@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/tui/common"
@@ -225,12 +224,7 @@ func (a *App) inputTitle(w int) string {
 	if a.focus == paneInput && a.over == overlayNone {
 		rs = st.PaneRuleFocused
 	}
-	left := rs.Render("─ ") + badge + " " + st.Dim.Render(info) + " "
-	lw := ansi.StringWidth(left)
-	if lw >= w {
-		return ansi.Truncate(left, w, "…")
-	}
-	return left + rs.Render(strings.Repeat("─", w-lw))
+	return common.TitleRule(rs.Render("─ ")+badge+" "+st.Dim.Render(info)+" ", rs, w)
 }
 
 func (a *App) answerInfo() string {

@@ -232,36 +232,47 @@ func (a *App) submit(text string, sql bool) tea.Cmd {
 
 // runSQL runs a statement typed or chosen by the user.
 func (a *App) runSQL(sql string) tea.Cmd {
-	if a.job != nil && a.job.kind == jobExport {
-		a.status.SetMessage(statusbar.Error, "an export is running — wait for it or press ctrl+c to cancel it")
+	if a.exportBusy() {
 		return nil
 	}
 	a.answer.Clear()
+	a.clearAnswer()
+	a.grid.Reset(sql)
+	a.gridLabel = ""
+	return a.startQuery(sql, false)
+}
+
+// exportBusy says on the status line that an export is running, and
+// reports whether one is: a query or question waits for it.
+func (a *App) exportBusy() bool {
+	if a.job != nil && a.job.kind == jobExport {
+		a.status.SetMessage(statusbar.Error, "an export is running — wait for it or press ctrl+c to cancel it")
+		return true
+	}
+	return false
+}
+
+// clearAnswer forgets what came with the last result — its clarifying
+// question, its chart spec and chart — and the status line's message,
+// before a new result.
+func (a *App) clearAnswer() {
 	a.clarify = nil
 	a.answerSpec = nil
 	a.chart.Clear()
 	a.chartForced = false
-	a.grid.Reset(sql)
-	a.gridLabel = ""
 	a.status.SetMessage(statusbar.Info, "")
-	return a.startQuery(sql, false)
 }
 
 // ask sends a question to the asker.
 func (a *App) ask(q string) tea.Cmd {
-	if a.job != nil && a.job.kind == jobExport {
-		a.status.SetMessage(statusbar.Error, "an export is running — wait for it or press ctrl+c to cancel it")
+	if a.exportBusy() {
 		return nil
 	}
 	a.cancelJob()
-	a.clarify = nil
-	a.answerSpec = nil
+	a.clearAnswer()
 	a.answer.Start(q)
-	a.chart.Clear()
-	a.chartForced = false
 	a.grid.Reset("")
 	a.gridLabel = ""
-	a.status.SetMessage(statusbar.Info, "")
 	if a.opts.Asker == nil {
 		a.grid.Finish(false, "", 0, nil)
 		a.answer.Finish(nil, ErrNoAsker, 0)

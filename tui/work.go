@@ -170,14 +170,22 @@ func (s *streamSink) flush() error {
 	return s.flushLocked()
 }
 
+// newJob makes a new job of kind the current one and returns it, with the
+// context its cancel ends and the channel (buffering buf messages) its
+// work reports on.
+func (a *App) newJob(kind jobKind, buf int) (*job, context.Context, chan tea.Msg) {
+	a.seq++
+	ctx, cancel := context.WithCancel(a.ctx)
+	ch := make(chan tea.Msg, buf)
+	a.job = &job{id: a.seq, kind: kind, cancel: cancel, start: a.now(), ch: ch}
+	return a.job, ctx, ch
+}
+
 // startQuery runs sql in the background, streaming its rows into the grid.
 func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
 	a.cancelJob()
-	a.seq++
-	ctx, cancel := context.WithCancel(a.ctx)
-	ch := make(chan tea.Msg, 4)
-	j := &job{id: a.seq, kind: jobQuery, cancel: cancel, start: a.now(), ch: ch, fromAnswer: fromAnswer}
-	a.job = j
+	j, ctx, ch := a.newJob(jobQuery, 4)
+	j.fromAnswer = fromAnswer
 	a.log.Info("query start", "id", j.id, "sql", format.ClipBytes(sql, 500), "from_answer", fromAnswer)
 	d, opt := a.d, query.Options{MaxRows: a.opts.MaxRows, MaxBytes: a.opts.MaxBytes, Timeout: a.opts.Timeout}
 	sink := &streamSink{ctx: ctx, ch: ch, id: j.id, limit: a.opts.MaxRows}
@@ -197,11 +205,7 @@ func (a *App) startQuery(sql string, fromAnswer bool) tea.Cmd {
 // startAsk asks the asker in the background.
 func (a *App) startAsk(question string) tea.Cmd {
 	a.cancelJob()
-	a.seq++
-	ctx, cancel := context.WithCancel(a.ctx)
-	ch := make(chan tea.Msg, 16)
-	j := &job{id: a.seq, kind: jobAsk, cancel: cancel, start: a.now(), ch: ch}
-	a.job = j
+	j, ctx, ch := a.newJob(jobAsk, 16)
 	a.log.Info("question start", "id", j.id, "question", format.ClipBytes(question, 500))
 	asker, conv := a.opts.Asker, ask.Conversation{DB: a.d, Key: conversationKey}
 	go func() {
@@ -237,11 +241,8 @@ func (a *App) startExport(sql, path string) tea.Cmd {
 	if err := a.d.CheckOutput(path); err != nil {
 		return a.fail(err)
 	}
-	a.seq++
-	ctx, cancel := context.WithCancel(a.ctx)
-	ch := make(chan tea.Msg, 4)
-	j := &job{id: a.seq, kind: jobExport, cancel: cancel, start: a.now(), ch: ch, path: path}
-	a.job = j
+	j, ctx, ch := a.newJob(jobExport, 4)
+	j.path = path
 	format := export.FormatFor(path)
 	a.log.Info("export start", "id", j.id, "path", path, "format", format)
 	d := a.d

@@ -4,11 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -24,10 +22,7 @@ func TestServerNamesItsEngines(t *testing.T) {
 	dialect := pg.Dialect().Name() // "PostgreSQL 15"
 	require.Contains(t, dialect, "PostgreSQL")
 
-	c, err := client.NewInProcessClient(newServer(t, pg).MCPServer())
-	require.NoError(t, err)
-	t.Cleanup(func() { c.Close() })
-	init := mcptest.Initialize(t, c, "tablewise-test")
+	c, init := connectInit(t, newServer(t, pg))
 	assert.Equal(t, "tablewise — read-only SQL over "+dialect, init.ServerInfo.Title)
 	assert.Contains(t, init.Instructions, "the "+dialect+` database "shop"`)
 	assert.NotContains(t, init.Instructions, "SQLite")

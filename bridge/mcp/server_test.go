@@ -45,11 +45,18 @@ func newServer(t testing.TB, dbs ...*db.DB) *Server {
 // connect starts an in-process client on s and initializes it.
 func connect(t testing.TB, s *Server, opts ...client.ClientOption) *client.Client {
 	t.Helper()
+	c, _ := connectInit(t, s, opts...)
+	return c
+}
+
+// connectInit is connect that also returns the server's answer to the
+// handshake.
+func connectInit(t testing.TB, s *Server, opts ...client.ClientOption) (*client.Client, *mcpgo.InitializeResult) {
+	t.Helper()
 	c, err := client.NewInProcessClientWithOptions(s.MCPServer(), opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	mcptest.Initialize(t, c, "tablewise-test")
-	return c
+	return c, mcptest.Initialize(t, c, "tablewise-test")
 }
 
 // sampleClient is an in-process client of a server over the sample

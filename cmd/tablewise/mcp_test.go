@@ -55,6 +55,20 @@ func stdioMCP(t *testing.T, args []string, env map[string]string) (c *client.Cli
 	return c, stderr, hangUp
 }
 
+// binMCP starts the built binary as tablewise mcp --db dbURL, with env
+// added to its environment, and connects an initialized client named name
+// to it; the client is closed when the test ends.
+func binMCP(t *testing.T, env []string, dbURL, name string) *client.Client {
+	t.Helper()
+	c, err := client.NewStdioMCPClient(binPath, env, "mcp", "--db", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	mcptest.Initialize(t, c, name)
+	return c
+}
+
 // mcpSQL calls the run_sql tool with args and fails t unless the call is
 // refused (IsError) exactly when refused is true and its text contains
 // want.

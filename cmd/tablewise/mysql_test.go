@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -108,12 +106,7 @@ func TestMySQLDoctor(t *testing.T) {
 // run_sql answers, refuses a named lock and leaves no lock held.
 func TestMySQLMCPStdio(t *testing.T) {
 	url := servers.MySQL(t)
-	c, err := client.NewStdioMCPClient(binPath, nil, "mcp", "--db", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	mcptest.Initialize(t, c, "mysql-test")
+	c := binMCP(t, nil, url, "mysql-test")
 	mcpSQL(t, c, map[string]any{"sql": "SELECT COUNT(*) AS n FROM Genre"}, false, "n\n25\n")
 	res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT GET_LOCK('tw-mcp', 0)"})
 	if !res.IsError || !strings.Contains(resultText(res), "GET_LOCK") {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -162,12 +161,7 @@ func TestPostgresDoctorLeastPrivilege(t *testing.T) {
 func TestPostgresMCP(t *testing.T) {
 	url := servers.Postgres(t)
 	secret := strings.Replace(url, "postgres://postgres@", "postgres://postgres:s3cret-pw@", 1)
-	c, err := client.NewStdioMCPClient(binPath, []string{"NO_COLOR=1"}, "mcp", "--db", secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	mcptest.Initialize(t, c, "cmd-test")
+	c := binMCP(t, []string{"NO_COLOR=1"}, secret, "cmd-test")
 	mcpSQL(t, c, map[string]any{"sql": `SELECT "Name" FROM "Artist" WHERE "ArtistId" = 1`}, false, "AC/DC")
 	for _, sql := range []string{"SELECT set_config('statement_timeout', '0', false)", "SELECT pg_advisory_lock(1)", "SET statement_timeout = 0"} {
 		res := mcptest.Call(t, c, "run_sql", map[string]any{"sql": sql})

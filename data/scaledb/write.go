@@ -15,52 +15,41 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// open creates an empty database at path for a fast one-off load: no
-// journal, no syncs (the file is renamed into place only when complete).
-func open(path string) (*sql.DB, error) {
-	for _, p := range []string{path, path + "-journal"} {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-			return nil, err
-		}
-	}
-	return sqlitefile.Open(path, "PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -65536")
-}
-
 // write builds the database in path+".tmp" with fill and renames it into
-// place.
-func write(path string, fill func(tx *sql.Tx) error, after ...string) (err error) {
+// place. The load is a fast one-off: no journal, no syncs (the file is
+// renamed into place only when complete).
+func write(path string, fill func(tx *sql.Tx) error, after ...string) error {
 	tmp := path + ".tmp"
-	db, err := open(tmp)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := db.Close(); err == nil {
-			err = cerr
+	for _, p := range []string{tmp, tmp + "-journal"} {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
 		}
+	}
+	pragmas := []string{"PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "PRAGMA cache_size = -65536"}
+	err := sqlitefile.Fill(tmp, pragmas, func(db *sql.DB) error {
+		tx, err := db.Begin()
 		if err != nil {
-			os.Remove(tmp)
-		} else {
-			err = os.Rename(tmp, path)
+			return err
 		}
-	}()
-	tx, err := db.Begin()
+		if err := fill(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		for _, q := range after {
+			if _, err := db.Exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err := fill(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	for _, q := range after {
-		if _, err := db.Exec(q); err != nil {
-			return fmt.Errorf("%s: %w", q, err)
-		}
-	}
-	return nil
+	return os.Rename(tmp, path)
 }
 
 // inserter inserts rows of n columns, batch rows per statement.

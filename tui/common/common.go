@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tablewise/tablewise/core/fault"
@@ -173,7 +174,12 @@ func Title(st *styles.Styles, title, info string, w int, focused bool) string {
 	if info != "" {
 		left += rs.Render(" ─ ") + st.Dim.Render(info)
 	}
-	left += " "
+	return TitleRule(left+" ", rs, w)
+}
+
+// TitleRule ends a pane's title line: left, then the rule drawn in rs out
+// to w cells (left clipped where it is as wide as that already).
+func TitleRule(left string, rs lipgloss.Style, w int) string {
 	lw := ansi.StringWidth(left)
 	if lw >= w {
 		return ansi.Truncate(left, w, "…")

@@ -232,6 +232,14 @@ func (r rng) randomDay(from, to time.Time) time.Time {
 // money rounds to cents.
 func money(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
+// boolInt is a flag column's value: 1 for true, 0 for false.
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 var (
 	maleNames = []string{"James", "Robert", "John", "Michael", "David", "William", "Richard", "Joseph", "Thomas", "Charles",
 		"Daniel", "Matthew", "Anthony", "Mark", "Steven", "Paul", "Andrew", "Joshua", "Kevin", "Brian", "George", "Ryan",

@@ -252,7 +252,7 @@ func buildLibrary(b *builder) {
 			it.withdrawn = !it.lost && r.chance(0.04)
 			items = append(items, it)
 			b.insert("items", it.no, it.title, fmt.Sprintf("3900%06d", 1000+it.no*3), libBranches[it.branch].code,
-				isoDate(it.added), it.price, flag(it.lost), flag(it.withdrawn))
+				isoDate(it.added), it.price, boolInt(it.lost), boolInt(it.withdrawn))
 		}
 	}
 
@@ -355,13 +355,6 @@ func buildLibrary(b *builder) {
 		}
 		b.insert("reserves", i+1, bo.no, ti.no, libBranches[bo.branch].code, isoDate(when), found, cancelled)
 	}
-}
-
-func flag(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func lower(s string) string {

@@ -480,10 +480,3 @@ func buildSaaS(b *builder) {
 		}
 	}
 }
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}

@@ -217,17 +217,24 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 	st := m.c.Styles
 	tw := max(8, w-labelW)
 	label := func(s string) string { return st.Dim.Render(common.Fit(s, labelW)) }
-	block := func(lab string, text string, style func(string) string) {
-		for i, l := range common.Wrap(text, tw) {
+	// labelled adds ls, the first with lab in the margin.
+	labelled := func(lab string, ls []string) {
+		for i, l := range ls {
 			p := strings.Repeat(" ", labelW)
 			if i == 0 {
 				p = label(lab)
 			}
-			if style != nil {
-				l = style(l)
-			}
 			lines = append(lines, p+l)
 		}
+	}
+	block := func(lab string, text string, style func(string) string) {
+		ls := common.Wrap(text, tw)
+		if style != nil {
+			for i, l := range ls {
+				ls[i] = style(l)
+			}
+		}
+		labelled(lab, ls)
 	}
 	if m.question == "" {
 		return nil, nil
@@ -240,13 +247,7 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 	}
 	switch {
 	case m.err != nil:
-		for i, l := range common.ErrorBlock(st, m.err, tw) {
-			p := strings.Repeat(" ", labelW)
-			if i == 0 {
-				p = label("A")
-			}
-			lines = append(lines, p+l)
-		}
+		labelled("A", common.ErrorBlock(st, m.err, tw))
 	case text != "":
 		block("A", format.Printable(strings.TrimSpace(text)), nil)
 	case m.running:
@@ -284,13 +285,7 @@ func (m *Model) render(w int) (lines []string, choiceLines []int) {
 			hl = hl[:maxSQLLines]
 			hl[maxSQLLines-1] = ansi.Truncate(hl[maxSQLLines-1], tw-len(" … e shows all")-1, "") + st.Dim.Render(" … e shows all")
 		}
-		for i, l := range hl {
-			p := strings.Repeat(" ", labelW)
-			if i == 0 {
-				p = label("SQL")
-			}
-			lines = append(lines, p+l)
-		}
+		labelled("SQL", hl)
 	}
 	marker := func(i int) string {
 		if i != m.sel {
