@@ -161,10 +161,7 @@ func (r *run) runSQL(ctx context.Context, sql string) toolResult {
 // frameRows renders a result for the model as JSON, framed as data.
 // notes, when any, are what checking the result found.
 func frameRows(res *query.Result, preview int, flagged []int, notes []string) string {
-	cols := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		cols[i] = c.Name
-	}
+	cols := query.ColumnNames(res.Columns)
 	rows := res.Rows
 	if len(rows) > preview {
 		rows = rows[:preview]
@@ -210,12 +207,8 @@ func frameRows(res *query.Result, preview int, flagged []int, notes []string) st
 // suspiciousRows returns the 0-based indexes of rows with a text value
 // that looks like an instruction to a model (core/tools' tripwire).
 func suspiciousRows(res *query.Result) []int {
-	cols := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		cols[i] = c.Name
-	}
 	var out []int
-	for _, f := range tools.ScanRows(cols, res.Rows) {
+	for _, f := range tools.ScanRows(query.ColumnNames(res.Columns), res.Rows) {
 		if n := len(out); n == 0 || out[n-1] != f.Row-1 {
 			out = append(out, f.Row-1)
 		}

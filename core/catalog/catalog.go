@@ -119,6 +119,11 @@ func (c *Catalog) ColumnNames(table string) []string {
 	if t == nil {
 		return nil
 	}
+	return t.ColumnNames()
+}
+
+// ColumnNames lists the table's columns in table order.
+func (t *Table) ColumnNames() []string {
 	out := make([]string, len(t.Columns))
 	for i, col := range t.Columns {
 		out[i] = col.Name

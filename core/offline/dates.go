@@ -73,11 +73,7 @@ func (a *analysis) readDay(i int) (day, int, bool) {
 	// Month name, day, optional year.
 	if m := months[t[j].low]; m != 0 && t[j].quote == 0 && j+1 < n {
 		if d, ok := dayNumber(t[j+1]); ok && !isYear(t[j+1]) {
-			k := j + 2
-			y := 0
-			if k < n && isYear(t[k]) {
-				y, k = int(t[k].num), k+1
-			}
+			y, k := yearAt(t, j+2)
 			return day{y, m, d}, k, true
 		}
 	}
@@ -88,15 +84,20 @@ func (a *analysis) readDay(i int) (day, int, bool) {
 			k++
 		}
 		if m := months[t[k].low]; m != 0 && t[k].quote == 0 {
-			k++
-			y := 0
-			if k < n && isYear(t[k]) {
-				y, k = int(t[k].num), k+1
-			}
+			y, k := yearAt(t, k+1)
 			return day{y, m, d}, k, true
 		}
 	}
 	return day{}, i, false
+}
+
+// yearAt reads an optional year at token k: the year and the index after
+// it, or 0 and k when t[k] is not a year.
+func yearAt(t []token, k int) (int, int) {
+	if k < len(t) && isYear(t[k]) {
+		return int(t[k].num), k + 1
+	}
+	return 0, k
 }
 
 var ordinalWords = map[string]int{"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1, "final": -1}

@@ -67,6 +67,22 @@ func (p *plan) sentence(r *query.Result) string {
 	}
 }
 
+// extreme names the top (or, ranked ascending, the bottom) of a ranking of
+// one row: "the most orders", "the fewest orders" for a count of rows, else
+// "the highest <what>", "the lowest <what>".
+func (p *plan) extreme(what string) string {
+	count := p.agg == aggCount && p.aggCol == nil
+	switch {
+	case p.order.desc && count:
+		return "the most " + text.Plural(p.subject)
+	case p.order.desc:
+		return "the highest " + what
+	case count:
+		return "the fewest " + text.Plural(p.subject)
+	}
+	return "the lowest " + what
+}
+
 func of(t *tableInfo, subject string) string {
 	name := strings.Join(t.raw, " ")
 	if strings.Contains(subject, name) || strings.Contains(subject, text.Singular(name)) {
@@ -147,16 +163,7 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 			highest + " (" + fmtValue(r.Rows[peak][last]) + ")."
 	}
 	if p.limit == 1 && p.ties && r.RowCount > 1 {
-		most := "the most " + text.Plural(p.subject)
-		if p.agg != aggCount || p.aggCol != nil {
-			most = "the highest " + what
-		}
-		if !p.order.desc {
-			most = "the fewest " + text.Plural(p.subject)
-			if p.agg != aggCount || p.aggCol != nil {
-				most = "the lowest " + what
-			}
-		}
+		most := p.extreme(what)
 		var names []string
 		for _, row := range r.Rows {
 			names = append(names, rowLabel(row, last))
@@ -164,17 +171,7 @@ func (p *plan) groupSentence(r *query.Result, where string) string {
 		return fmt.Sprintf("%d are tied for %s%s (%s each): %s.", r.RowCount, most, where, fmtValue(r.Rows[0][last]), strings.Join(names, ", "))
 	}
 	if p.limit == 1 {
-		most := "the most " + text.Plural(p.subject)
-		if p.agg != aggCount || p.aggCol != nil {
-			most = "the highest " + what
-		}
-		if !p.order.desc {
-			most = "the fewest " + p.subject
-			if p.agg != aggCount || p.aggCol != nil {
-				most = "the lowest " + what
-			}
-		}
-		return rowLabel(r.Rows[0], last) + " has " + most + where + " (" + fmtValue(r.Rows[0][last]) + ")."
+		return rowLabel(r.Rows[0], last) + " has " + p.extreme(what) + where + " (" + fmtValue(r.Rows[0][last]) + ")."
 	}
 	var parts []string
 	for i, row := range r.Rows {

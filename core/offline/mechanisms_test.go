@@ -604,6 +604,23 @@ func TestTieSentences(t *testing.T) {
 	}
 }
 
+// A single row at the bottom "has the fewest" of a plural noun, as the top
+// one "has the most" and a tie at the bottom are: Chinook's tables are named
+// in the singular (Track).
+func TestFewestSentencePlural(t *testing.T) {
+	tp := chinookPlanner(t)
+	for q, want := range map[string]string{
+		"Which genre has the most tracks?":        "Rock has the most tracks (1,297).",
+		"Which genre has the fewest tracks?":      "Opera has the fewest tracks (1).",
+		"Which media type has the fewest tracks?": "Purchased AAC audio file has the fewest tracks (7).",
+	} {
+		b, err := tp.p.Answer(context.Background(), q)
+		if err != nil || b.Answer != want {
+			t.Errorf("%q: %v %q, want %q", q, err, b.Answer, want)
+		}
+	}
+}
+
 // Typing errors are corrected against the words of the schema, the data
 // and the planner's vocabulary — but not names, known words, irregular
 // forms, nor a word two candidates are equally close to.

@@ -39,3 +39,15 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnNames: the names in column order; no columns give an empty,
+// non-nil list (it marshals to [], as results do).
+func TestColumnNames(t *testing.T) {
+	got := query.ColumnNames([]query.Column{{Name: "id", Type: "INTEGER"}, {Name: "home"}})
+	if len(got) != 2 || got[0] != "id" || got[1] != "home" {
+		t.Errorf("ColumnNames = %q, want [id home]", got)
+	}
+	if got := query.ColumnNames(nil); got == nil || len(got) != 0 {
+		t.Errorf("ColumnNames(nil) = %#v, want an empty list", got)
+	}
+}

@@ -11,6 +11,15 @@ type Column struct {
 	Type string `json:"type"`
 }
 
+// ColumnNames lists the names of cols in order.
+func ColumnNames(cols []Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}
+
 // A Row holds one value per column. Each value is nil (NULL), int64,
 // float64, string (TEXT) or []byte (BLOB): SQLite's storage classes, kept as
 // they are.

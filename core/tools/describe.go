@@ -110,7 +110,7 @@ func DescribeTable(ctx context.Context, d *db.DB, table string) (*TableDescripti
 		ForeignKeys:       []ForeignKeyInfo{},
 		ReferencedBy:      []ForeignKeyInfo{},
 		Indexes:           []IndexInfo{},
-		SampleColumns:     sampleColumns(t),
+		SampleColumns:     t.ColumnNames(),
 		SampleRows:        Rows(sampleRows(t)),
 	}
 	if t.Kind != "table" {

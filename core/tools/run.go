@@ -69,7 +69,7 @@ func RunSQL(ctx context.Context, d *db.DB, sql string, maxRows int) (*SQLResult,
 	if out.Rows == nil {
 		out.Rows = Rows{}
 	}
-	out.Flags = ScanRows(out.columnNames(), res.Rows)
+	out.Flags = ScanRows(query.ColumnNames(out.Columns), res.Rows)
 	out.Checks = verify.Check(ctx, d, res.SQL, res, verify.Options{}).Notes
 	return out, nil
 }
@@ -84,14 +84,6 @@ func clampRows(n int) int {
 	return n
 }
 
-func (r *SQLResult) columnNames() []string {
-	out := make([]string, len(r.Columns))
-	for i, c := range r.Columns {
-		out[i] = c.Name
-	}
-	return out
-}
-
 // Text renders the result for a model, framed so that the rows read as
 // data:
 //
@@ -104,7 +96,7 @@ func (r *SQLResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s in %d ms — %s\n", format.Plural(int64(r.RowCount), "row"), r.ElapsedMS, DataNotice)
 	b.WriteString("<<<rows\n")
-	writeRows(&b, r.columnNames(), r.Rows)
+	writeRows(&b, query.ColumnNames(r.Columns), r.Rows)
 	b.WriteString(">>>\n")
 	if r.Truncated {
 		fmt.Fprintf(&b, "truncated: more rows exist beyond the first %s; aggregate, filter or add a LIMIT, or raise max_rows (at most %d)\n", format.Count(int64(r.RowCount)), MaxMaxRows)

@@ -189,22 +189,17 @@ func (r *SearchResult) Text() string {
 				b.WriteString(" (" + joinIdents(r.dl, h.Columns) + ")")
 			}
 			b.WriteByte('\n')
+			continue
 		case DetailSummary:
 			fmt.Fprintf(&b, "%s %s, %s — %s\n", h.Kind, ident(h.Table), format.RowCount(h.RowCount, false), h.Description)
-			if len(h.Columns) > 0 {
-				b.WriteString("  matching columns: " + joinIdents(r.dl, h.Columns) + "\n")
-			}
-			for _, j := range h.Joins {
-				b.WriteString("  join: " + j + "\n")
-			}
 		default:
 			b.WriteString(h.Card + "\n")
-			if len(h.Columns) > 0 {
-				b.WriteString("  matching columns: " + joinIdents(r.dl, h.Columns) + "\n")
-			}
-			for _, j := range h.Joins {
-				b.WriteString("  join: " + j + "\n")
-			}
+		}
+		if len(h.Columns) > 0 {
+			b.WriteString("  matching columns: " + joinIdents(r.dl, h.Columns) + "\n")
+		}
+		for _, j := range h.Joins {
+			b.WriteString("  join: " + j + "\n")
 		}
 	}
 	if len(r.Neighbours) > 0 {

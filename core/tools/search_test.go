@@ -101,6 +101,12 @@ func TestSearchSchemaFixture(t *testing.T) {
 	assert.Equal(t, []string{"product"}, r.Hits[0].Columns)
 	assert.Equal(t, []string{`"Order Details".order_id = "order".id`}, r.Hits[0].Joins)
 	assert.Equal(t, []Neighbour{{Table: "order", Join: `"Order Details".order_id = "order".id`}}, r.Neighbours)
+	// Summaries and cards both go on with the matching columns and joins.
+	const matched = "\n  matching columns: product\n  join: \"Order Details\".order_id = \"order\".id\n"
+	assert.Contains(t, r.Text(), matched)
+	r, err = SearchSchema(context.Background(), d, "product", DetailFull, 5)
+	require.NoError(t, err)
+	assert.Contains(t, r.Text(), matched)
 
 	r, err = SearchSchema(context.Background(), d, "Kraków", DetailNames, 5)
 	require.NoError(t, err)

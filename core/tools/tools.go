@@ -120,11 +120,7 @@ func lookupColumn(t *catalog.Table, name string) (*catalog.Column, error) {
 			return &t.Columns[i], nil
 		}
 	}
-	names := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		names[i] = c.Name
-	}
-	return nil, &NotFoundError{Kind: "column", Name: name, Table: t.Name, Nearest: guard.Nearest(name, names, 3)}
+	return nil, &NotFoundError{Kind: "column", Name: name, Table: t.Name, Nearest: guard.Nearest(name, t.ColumnNames(), 3)}
 }
 
 // Rows are result rows. They marshal to JSON as sqlite3 -json would show
@@ -207,18 +203,9 @@ func writeRows(b *strings.Builder, cols []string, rows []query.Row) {
 	}
 }
 
-// sampleColumns names the columns a table's catalog sample rows hold.
-func sampleColumns(t *catalog.Table) []string {
-	out := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		out[i] = c.Name
-	}
-	return out
-}
-
-// sampleRows returns t's catalog sample rows as query rows. The catalog
-// samples with SELECT *, which leaves hidden columns out just as t.Columns
-// does.
+// sampleRows returns t's catalog sample rows as query rows, one value for
+// each of t.ColumnNames(). The catalog samples with SELECT *, which leaves
+// hidden columns out just as t.Columns does.
 func sampleRows(t *catalog.Table) []query.Row {
 	out := make([]query.Row, 0, len(t.Sample))
 	for _, r := range t.Sample {
