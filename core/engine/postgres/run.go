@@ -162,7 +162,8 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 // a denied function, and the statement must be one that returns columns.
 // It leaves the statement prepared as preparedName, not yet run. loc is
 // what vetLocal returned; afterMiss says that c is in the failed
-// transaction runVetted left (rolled back first, in the same round trip).
+// transaction runVetted left, with the statement perhaps prepared (rolled
+// back and deallocated first, in the same round trip).
 // A SELECT that passes is remembered for c (verdicts) when the server's
 // state read before and after it is the same.
 func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
@@ -182,7 +183,10 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	shapeSeg, mainSeg := -1, 0
 	p := c.StartPipeline(ctx)
 	if afterMiss {
+		// The miss left the statement prepared (a prepared statement
+		// outlives its transaction).
 		p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+		p.SendQueryParams("DEALLOCATE ALL", nil, nil, nil, nil)
 	}
 	// Our own fixed texts first, then the statement's.
 	e.sendBegin(p, timeout)
@@ -278,9 +282,8 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	if err := p.Close(); first == nil {
 		first = err
 	}
-	var tooBig *pgproto3.ExceededMaxBodyLenErr
-	if errors.As(first, &tooBig) {
-		return nil, &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
+	if isTooBig(first) {
+		return nil, planTooBig()
 	}
 	// A query with parameters is described before its EXPLAIN EXECUTE
 	// fails for want of their values.
@@ -309,7 +312,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	if remember {
 		v := verdict{loc: loc, formats: resultFormats(desc.Fields)}
 		switch {
-		case shape == nil && len(states) == 2 && states[0] == states[1]:
+		case shape == nil && len(states) == 2 && states[0] == states[1] && keepable(plan):
 			v.state = states[0]
 			e.verdicts.put(c, sql, v)
 		case shape != nil && shapeErr == nil && shape.holds(shapePlan, shapeStates, sql, loc):
@@ -318,6 +321,18 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		}
 	}
 	return desc, nil
+}
+
+// isTooBig reports whether err is a message longer than the bound set
+// on the connection.
+func isTooBig(err error) bool {
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	return errors.As(err, &tooBig)
+}
+
+// planTooBig is the error for a plan longer than planMaxBytes.
+func planTooBig() error {
+	return &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
 }
 
 // sendBegin queues the transaction's opening on p: BEGIN READ ONLY, the
@@ -413,8 +428,7 @@ func (e *Engine) read(c *pgconn.PgConn, rr *pgconn.ResultReader, cols []query.Co
 		sum.RowCount++
 	}
 	_, err := rr.Close()
-	var tooBig *pgproto3.ExceededMaxBodyLenErr
-	if errors.As(err, &tooBig) {
+	if isTooBig(err) {
 		caps.BytesPassed()
 		return nil
 	}

@@ -26,10 +26,29 @@ import (
 // xmax and running transactions are the same only while none has
 // committed or aborted since), when the session read the configuration
 // files, and the search_path. The run sends, in one pipeline, the opening
-// of the transaction, a check that raises an error when that state is no
-// longer the same (the server then skips the rest up to the Sync), the
-// statement and the reset. A miss costs that round trip; the statement is
-// then vetted as if never seen.
+// of the transaction, the statement's Parse and its plan (EXPLAIN
+// EXECUTE, which plans it once and keeps that plan for its run), a check
+// that raises an error when that state is no longer the same (the server
+// then skips the rest up to the Sync), the statement's run and the reset.
+// The check comes after the plan: by then the statement holds the locks
+// on what it reads until the transaction ends, so a change that commits
+// later cannot reach its run, and one that committed while it waited for
+// a lock (a view replaced in a transaction that began before the verdict
+// was made) shows in the state. The plan's text is read under the
+// guard's bound and dropped. A miss costs that round trip; the statement
+// is then vetted as if never seen.
+//
+// The state is read and compared by pg_catalog's functions named with
+// their schema and their exact argument types, never by an operator or a
+// cast: a database whose search_path puts a schema of its own before
+// pg_catalog could otherwise make = or || say that a changed state is the
+// same.
+//
+// What the catalog does not hold is not in the state: the guard refuses a
+// file_fdw table whose file is not a regular one (a FIFO blocks the
+// server's session past any deadline), and a file can be replaced by a
+// FIFO with no commit. No verdict is kept for a plan that reads a foreign
+// table's file.
 //
 // A verdict is also kept for a statement's shape: the statement with the
 // integer literals that follow a comparison (= < >) or LIMIT/OFFSET
@@ -57,20 +76,28 @@ const stateColumn = "tablewise_state"
 // this form; servers that speak the protocol without it fail the probe
 // at open).
 func stateSQL(major string) string {
-	snapshot := "pg_catalog.pg_current_snapshot()"
+	snapshot := "pg_catalog.pg_snapshot_out(pg_catalog.pg_current_snapshot())"
 	switch major {
 	case "9", "10", "11", "12":
-		snapshot = "pg_catalog.txid_current_snapshot()"
+		snapshot = "pg_catalog.txid_snapshot_out(pg_catalog.txid_current_snapshot())"
 	}
-	return "SELECT " + snapshot + "::text || ' ' || pg_catalog.pg_conf_load_time()::text || ' ' || pg_catalog.current_setting('search_path') AS " + stateColumn
+	cat := func(a, b string) string { return "pg_catalog.textcat(" + a + ", " + b + ")" }
+	state := cat(cat(cat(cat("pg_catalog.textin("+snapshot+")", "' '"),
+		"pg_catalog.textin(pg_catalog.timestamptz_out(pg_catalog.pg_conf_load_time()))"), "' '"),
+		"pg_catalog.current_setting('search_path')")
+	return "SELECT " + state + " AS " + stateColumn
 }
 
-// checkSQL raises an error (a text that is not a number cast to one)
+// checkSQL raises an error (a text that is not a number read as one)
 // when the state is no longer $1. The state is not a constant, so the
-// cast is not folded while the check is planned.
+// reading is not folded while the check is planned.
 func checkSQL(state string) string {
-	return "SELECT CASE WHEN s = $1 THEN 0 ELSE s::int END FROM (" + state + ") AS now(s)"
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END FROM (" + state + ") AS now(s)"
 }
+
+// keepable reports whether a verdict may be kept for plan: not when it
+// reads a foreign table's file (see above).
+func keepable(plan []byte) bool { return !bytes.Contains(plan, []byte(`"Foreign File"`)) }
 
 // verdict is a statement the guard passed on one connection.
 type verdict struct {
@@ -132,7 +159,7 @@ func (sh *shaped) oids() []uint32 {
 // generic plan passes the guard and shows every partition, and the
 // server's state was the same before and after it.
 func (sh *shaped) holds(plan []byte, states []string, sql string, loc *local) bool {
-	return len(states) == 2 && states[0] == states[1] && len(plan) > 0 &&
+	return len(states) == 2 && states[0] == states[1] && len(plan) > 0 && keepable(plan) &&
 		!bytes.Contains(plan, []byte(`"Subplans Removed"`)) && vetPlan(plan, sql, loc) == nil
 }
 
@@ -215,18 +242,21 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 }
 
 // runVetted runs sql, which v says passed the guard on c, checking in the
-// same round trip that the server's state is still v's. ran is false on
-// a miss: nothing of the statement ran, the verdict is dropped and c is
-// left in a failed transaction (vetOnServer rolls it back).
+// same round trip, after the statement is planned, that the server's
+// state is still v's. ran is false on a miss: nothing of the statement
+// ran, the verdict is dropped and c is left in a failed transaction
+// (vetOnServer rolls it back).
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
-	setRowLimit(c, opt)
+	// The plan is read under the guard's bound, the rows under the caps'.
+	c.Frontend().SetMaxBodyLen(planMaxBytes)
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
-	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	p.SendPrepare(preparedName, sql, nil)
-	// The columns are the server's own description, which the
-	// statement's Describe sends before the rows; they are those the
-	// verdict's formats were chosen for while the state is the same.
+	p.SendQueryParams("EXPLAIN (COSTS OFF) EXECUTE "+preparedName, nil, nil, nil, nil)
+	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	// The columns are the server's own description of the statement;
+	// they are those the verdict's formats were chosen for while the
+	// state is the same.
 	p.SendQueryPrepared(preparedName, nil, nil, v.formats)
 	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
 	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
@@ -234,45 +264,44 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		p.Close()
 		return false, err
 	}
-	// The opening (2 or 3 results), then the check.
+	// The opening (2 or 3 results), the Parse, the plan, then the check.
 	opening := 2
 	if e.role != "" {
 		opening = 3
 	}
-	for i := 0; i <= opening; i++ {
+	var desc *pgconn.StatementDescription
+	for i := 0; i < opening+3; i++ {
 		res, err := p.GetResults()
 		if err == nil {
-			rr, ok := res.(*pgconn.ResultReader)
-			if !ok {
-				err = errors.New("the server answered the transaction's opening out of order")
-			} else {
-				_, err = rr.Close()
+			switch r := res.(type) {
+			case *pgconn.StatementDescription:
+				desc = r
+			case *pgconn.ResultReader:
+				_, err = r.Close()
+			default:
+				err = errors.New("the server answered the statement's vetting out of order")
 			}
 		}
 		if err != nil {
 			p.Close()
-			if i < opening || ctx.Err() != nil {
+			var pe *pgconn.PgError
+			switch {
+			case isTooBig(err):
+				return true, planTooBig()
+			case i < opening || ctx.Err() != nil || errors.As(err, &pe) && pe.Code == "57014":
 				return false, err
 			}
 			e.verdicts.drop(c, key)
 			return false, nil
 		}
 	}
-	e.hits.Add(1)
-	res, err := p.GetResults()
-	desc, ok := res.(*pgconn.StatementDescription)
-	if err != nil || !ok {
+	if desc == nil {
 		e.drain(c, p)
-		if err == nil {
-			err = errors.New("the server did not describe the statement")
-		}
-		return true, err
+		return true, errors.New("the server did not describe the statement")
 	}
-	cols := make([]query.Column, len(desc.Fields))
-	for i, f := range desc.Fields {
-		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
-	}
-	res, err = p.GetResults()
+	e.hits.Add(1)
+	setRowLimit(c, opt)
+	res, err := p.GetResults()
 	rr, ok := res.(*pgconn.ResultReader)
 	if err != nil || !ok {
 		e.drain(c, p)
@@ -280,6 +309,10 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 			err = errors.New("the server sent no rows")
 		}
 		return true, err
+	}
+	cols := make([]query.Column, len(desc.Fields))
+	for i, f := range desc.Fields {
+		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
 	}
 	err = e.read(c, rr, cols, opt, sink, sum)
 	e.drain(c, p)

@@ -1,0 +1,205 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tablewise/tablewise/core/engine/postgres"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb/servers"
+)
+
+// Attacks on the verdicts (vetted.go): a statement that passed the guard
+// on a connection runs again there without its plan being read. Each test
+// makes a verdict (three runs: the second makes it, the third uses it),
+// then changes what the statement would do in a way the verdict must not
+// survive.
+
+// verdictMade runs sql on e until a run uses its verdict (the third,
+// unless a transaction of another test committed meanwhile: the state
+// is the whole server's), and fails t when none does in ten.
+func verdictMade(t *testing.T, e *postgres.Engine, sql string) {
+	t.Helper()
+	before := postgres.VettedRuns(e)
+	for range 10 {
+		if _, err := collect(t, e, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		if postgres.VettedRuns(e) > before {
+			return
+		}
+	}
+	t.Fatalf("%s: no run of ten on a verdict", sql)
+}
+
+// killerView is a definition of the view cheap (same columns as the
+// first) that ends the victimSession when read (LIKE, not =, which a test
+// replaces).
+const killerView = `CREATE OR REPLACE VIEW cheap AS SELECT t."TrackId", t."Name" FROM "Track" t
+	WHERE (SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE 'tablewise_victim') >= 0`
+
+// alive fails t when the victim session was ended.
+func alive(t *testing.T, victim *pgx.Conn, what string) {
+	t.Helper()
+	var one int
+	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		t.Errorf("%s: the other session was ended: %v", what, err)
+	}
+}
+
+// TestVerdictForeignFileBecomesFIFO: the guard refuses a file_fdw table
+// whose file is not a regular one (its plan shows size 0), since opening
+// a FIFO blocks the server's session past the deadline. Replacing the
+// file by a FIFO changes nothing in the catalog: a verdict on a plan that
+// reads a foreign table's file would let the statement open it. It is
+// vetted every time, refused, and no session is left blocked.
+func TestVerdictForeignFileBecomesFIFO(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, "CREATE EXTENSION file_fdw")
+	exec(t, a, "CREATE SERVER files FOREIGN DATA WRAPPER file_fdw")
+	dir := serverDir(t, "tablewise-verdict-fifo-")
+	file := filepath.Join(dir, "genres.csv")
+	if err := os.WriteFile(file, []byte("1,Rock\n2,Jazz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, fmt.Sprintf(`CREATE FOREIGN TABLE genres_file (id int, name text) SERVER files OPTIONS (filename '%s', format 'csv')`, file))
+	e := openOne(t, url)
+	for range 3 {
+		if res, err := collect(t, e, `SELECT name FROM genres_file`); err != nil || len(res.Rows) != 2 {
+			t.Fatalf("the file's table: %v %v", res, err)
+		}
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(file, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// A session left blocked opening the FIFO is released by a writer.
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(file, os.O_RDWR, 0); err == nil {
+			f.Close()
+		}
+	})
+	start := time.Now()
+	_, err := query.Collect(context.Background(), e, `SELECT name FROM genres_file`, query.Options{MaxRows: 10, Timeout: time.Second})
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "not a regular file") {
+		t.Errorf("the table over a FIFO, after verdicts on the file: err = %v after %s, want a refusal", err, time.Since(start).Round(time.Millisecond))
+	}
+	if n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%FROM genres_file%' AND pid <> pg_backend_pid()`); n[0] != 0 {
+		t.Errorf("%d sessions left opening the FIFO", n[0])
+	}
+}
+
+// TestVerdictCheckCallsOnlyTheServer: the state that keeps a verdict is
+// read and compared by tablewise's own SQL in the statement's session,
+// with the database's search_path. A database that puts a schema before
+// pg_catalog there, holding an = or || for text that always agrees, must
+// not make a changed state look the same: the verdict ends when the view
+// changes, and the statement is vetted and refused.
+func TestVerdictCheckCallsOnlyTheServer(t *testing.T) {
+	for _, tc := range []struct{ name, function, operator string }{
+		{"equals", `CREATE FUNCTION shadow.agree(text, text) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true'`,
+			`CREATE OPERATOR shadow.= (LEFTARG = text, RIGHTARG = text, FUNCTION = shadow.agree)`},
+		{"concatenation", `CREATE FUNCTION shadow.same(text, text) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT ''same'''`,
+			`CREATE OPERATOR shadow.|| (LEFTARG = text, RIGHTARG = text, FUNCTION = shadow.same)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := servers.Postgres(t)
+			a := admin(t, url)
+			exec(t, a, `CREATE SCHEMA shadow`)
+			exec(t, a, tc.function)
+			exec(t, a, tc.operator)
+			exec(t, a, `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET search_path = shadow, pg_catalog, public', current_database()); END $$`)
+			exec(t, a, `CREATE VIEW cheap AS SELECT "TrackId", "Name" FROM "Track"`)
+			victim := victimSession(t, url)
+			e := openOne(t, url)
+			verdictMade(t, e, `SELECT count(*) FROM cheap`)
+			exec(t, a, killerView)
+			runs := postgres.VettedRuns(e)
+			_, err := collect(t, e, `SELECT count(*) FROM cheap`)
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) {
+				t.Errorf("after the view changed: err = %v, want a refusal", err)
+			}
+			if postgres.VettedRuns(e) != runs {
+				t.Errorf("the statement ran on a verdict made before the view changed")
+			}
+			alive(t, victim, "after the view changed")
+		})
+	}
+}
+
+// TestVerdictSeesDDLCommittedWhileWaiting: a statement whose check of the
+// state passed, then waited for a lock that a transaction changing its
+// view holds, would read the view as it is once that transaction
+// commits, never vetted. The transaction started before the verdict was
+// made (so the state read then already shows it running), and changes
+// the view after. The statement is vetted again and refused.
+func TestVerdictSeesDDLCommittedWhileWaiting(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE VIEW cheap AS SELECT "TrackId", "Name" FROM "Track"`)
+	victim := victimSession(t, url)
+	e := openOne(t, url)
+	ddl := admin(t, url)
+	exec(t, ddl, "BEGIN")
+	exec(t, ddl, "SELECT pg_current_xact_id()")
+	verdictMade(t, e, `SELECT count(*) FROM cheap`)
+	exec(t, ddl, killerView)
+	done := make(chan error, 1)
+	runs := postgres.VettedRuns(e)
+	go func() {
+		_, err := query.Collect(context.Background(), e, `SELECT count(*) FROM cheap`, query.Options{MaxRows: 10, Timeout: 10 * time.Second})
+		done <- err
+	}()
+	// Commit once the statement waits for the view's lock.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM cheap%' AND datname = current_database()`)
+		if n[0] > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the statement never waited for the view's lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	exec(t, ddl, "COMMIT")
+	err := <-done
+	var rej *guard.Rejection
+	if !errors.As(err, &rej) {
+		t.Errorf("the view changed while the statement waited: err = %v, want a refusal", err)
+	}
+	if postgres.VettedRuns(e) != runs {
+		t.Errorf("the statement ran on its verdict")
+	}
+	alive(t, victim, "the view changed while the statement waited")
+}
+
+// TestVerdictPlanTooLarge: the verdict's run plans the statement before
+// it checks the state (EXPLAIN); a plan that grows past the guard's bound
+// with another literal of the same shape (the planner folds constants
+// such as repeat() into it) stops there as it does when vetted, and is
+// not read whole.
+func TestVerdictPlanTooLarge(t *testing.T) {
+	e := openOne(t, servers.PostgresSample(t))
+	const shape = `SELECT count(*) FROM customers WHERE name = repeat('x', 20000000 * (1 > %d)::int)`
+	verdictMade(t, e, fmt.Sprintf(shape, 5))
+	_, err := collect(t, e, fmt.Sprintf(shape, 0))
+	var limit *query.LimitError
+	if !errors.As(err, &limit) || limit.Kind != "memory" || !strings.Contains(limit.Msg, "plan is larger") {
+		t.Errorf("a 20 MB plan on a verdict: err = %v, want the plan's size limit", err)
+	}
+}
