@@ -22,7 +22,8 @@ func pointSQL(i int) string {
 // back: the engine's whole cost per statement, the reset included (a
 // statement cannot start before its connection is reset). cpu-ns/op is
 // the CPU time this process spent per statement, which other work on
-// the machine disturbs less than the wall time.
+// the machine disturbs less than the wall time; hits/op the share run on
+// a verdict (vetted.go).
 func BenchmarkPointQuery(b *testing.B) {
 	e := open(b, servers.PostgresSample(b))
 	ctx := context.Background()
@@ -37,6 +38,7 @@ func BenchmarkPointQuery(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64(postgres.VettedRuns(e))/float64(n), "hits/op")
 }
 
 // cpuTime is the CPU time (user and system) the process has spent.

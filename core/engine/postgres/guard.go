@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/guard"
@@ -682,6 +683,13 @@ type local struct {
 	// queries another connection, and postgres_fdw's remote planner runs
 	// (use_remote_estimate) while the statement is planned.
 	remote map[string]string
+
+	// print is printSQL's answer read before the rest (fresh.go), ""
+	// when the server cannot answer it; state is the server's state
+	// (stateSQL) read before it, then the newest a check saw while the
+	// print was the same.
+	print string
+	state atomic.Pointer[string]
 }
 
 // remoteRejection refuses reading name, a foreign table (or what reads
@@ -842,17 +850,35 @@ SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
 // own implicit transaction.
 const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
 
-func loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
+func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
 	// One round trip: the queries after the SET, in its implicit
-	// transaction, each a result of its own.
-	res, err := c.Exec(ctx, pinnedPath+localFunctionsSQL+";\n"+localAliasesSQL+";\n"+localUsesSQL+";\n"+localViewsSQL+";\n"+localRemoteSQL).ReadAll()
+	// transaction, each a result of its own; the server's state and the
+	// print first, so that a change committed while the rest is read
+	// shows in the next check.
+	var first []string
+	if e.printable {
+		if e.stateSQL != "" {
+			first = append(first, e.stateSQL)
+		}
+		first = append(first, printSQL)
+	}
+	res, err := c.Exec(ctx, pinnedPath+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	if len(res) != 6 {
-		return nil, fmt.Errorf("read the database's own functions: %d results, want 6", len(res))
+	if want := 6 + len(first); len(res) != want {
+		return nil, fmt.Errorf("read the database's own functions: %d results, want %d", len(res), want)
 	}
+	state := ""
+	if len(first) > 0 {
+		if len(first) == 2 {
+			state = string(res[1].Rows[0][0])
+		}
+		loc.print = string(res[len(first)].Rows[0][0])
+	}
+	loc.state.Store(&state)
+	res = res[len(first):]
 	functions, aliases, uses, views, remote := res[1].Rows, res[2].Rows, res[3].Rows, res[4].Rows, res[5].Rows
 	for _, row := range functions {
 		loc.opaque[string(row[0])] = true

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ func (noHypoPG) Unwrap() error { return engine.ErrNoIndexTrial }
 // hypoCalls are the HypoPG functions TryIndexes calls (denied to a
 // statement: they change the planner for the rest of the session).
 var hypoCalls = []string{"hypopg_create_index", "hypopg_reset"}
+
+// trialName names the statement an index trial plans.
+const trialName = "tablewise_trial"
 
 // TryIndexes implements engine.IndexTrier with HypoPG's hypothetical
 // indexes: each exists only in the memory of one session, inside a
@@ -87,6 +91,19 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		if _, err := one(fmt.Sprintf("SET LOCAL statement_timeout = %d", explainTimeout/time.Millisecond)); err != nil {
 			return err
 		}
+		// Parsed once, before the check of what the guard knows (which
+		// it must not be planned before: fresh.go), taking the locks on
+		// what it reads; planned again (DISCARD PLANS) with each
+		// hypothetical index, right after the check, in one round trip.
+		if _, err := c.Prepare(runCtx, trialName, before.SQL, nil); err != nil {
+			return err
+		}
+		explain := "; DISCARD PLANS; EXPLAIN (FORMAT JSON) EXECUTE " + trialName
+		if e.printable {
+			explain = e.freshLiteral(loc) + explain
+		} else {
+			explain = "SELECT 1" + explain
+		}
 		for i, s := range specs {
 			cols := make([]string, len(s.Columns))
 			for j, col := range s.Columns {
@@ -98,11 +115,19 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 				return fmt.Errorf("hypothetical index on %s (%s): %w", s.Table, strings.Join(s.Columns, ", "), err)
 			}
 			name := string(row[0])
-			row, err = one("EXPLAIN (FORMAT JSON) " + before.SQL)
+			res, err := c.Exec(runCtx, explain).ReadAll()
 			if err != nil {
+				var pe *pgconn.PgError
+				if errors.As(err, &pe) && pe.Code == "22P02" {
+					e.expireLocal(loc)
+					return fmt.Errorf("%w during the index trial: try again", errStale)
+				}
 				return err
 			}
-			p, err := planOf(before.SQL, string(row[0]))
+			if len(res) != 3 || len(res[2].Rows) != 1 {
+				return errors.New("the server sent no plan for the index trial")
+			}
+			p, err := planOf(before.SQL, string(res[2].Rows[0][0]))
 			if err != nil {
 				return err
 			}

@@ -66,10 +66,11 @@ type Engine struct {
 	clean sync.Map
 	// stateSQL reads what a verdict depends on (vetted.go), "" when the
 	// server cannot; verdicts are the statements each connection passed.
-	stateSQL string
-	shapes   bool // verdicts for shapes too
-	verdicts verdicts
-	hits     atomic.Int64 // statements run on a verdict (tests read it)
+	stateSQL  string
+	shapes    bool // verdicts for shapes too
+	printable bool // the server answers printSQL (fresh.go)
+	verdicts  verdicts
+	hits      atomic.Int64 // statements run on a verdict (tests read it)
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
@@ -251,7 +252,7 @@ func (e *Engine) localFor(ctx context.Context, c *pgconn.PgConn) (*local, error)
 	if e.local != nil && time.Since(e.localAt) < localMaxAge {
 		return e.local, nil
 	}
-	loc, err := loadLocal(ctx, c)
+	loc, err := e.loadLocal(ctx, c)
 	if err != nil {
 		return nil, err
 	}

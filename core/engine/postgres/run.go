@@ -62,7 +62,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 			}
 			afterMiss = true
 		}
-		desc, err := e.vetOnServer(ctx, c, st, sql, opt.Timeout, loc, afterMiss)
+		desc, _, err := e.vetFresh(ctx, c, st, sql, opt.Timeout, loc, afterMiss)
 		if err != nil {
 			return err
 		}
@@ -134,45 +134,53 @@ func (e *Engine) vetLocal(ctx context.Context, c *pgconn.PgConn, st *statement, 
 	if err != nil {
 		return nil, err
 	}
-	// Before anything is planned: the planner runs IMMUTABLE and STABLE
-	// functions on constants, so the plan cannot be the first check of
-	// the database's own functions.
-	if err := deniedCall(st.toks, "the statement", loc); err != nil {
-		return nil, err
-	}
-	if err := loc.vet(sql, st.toks, "the statement"); err != nil {
+	if err := vetWith(loc, st, sql); err != nil {
 		return nil, err
 	}
 	return loc, nil
 }
 
-// vetServer vets sql on c (vetLocal, then vetOnServer), leaving it
+// vetWith applies the checks that need loc, what the guard knows of the
+// database's own objects. Before anything is planned: the planner runs
+// IMMUTABLE and STABLE functions on constants, so the plan cannot be the
+// first check of the database's own functions.
+func vetWith(loc *local, st *statement, sql string) error {
+	if err := deniedCall(st.toks, "the statement", loc); err != nil {
+		return err
+	}
+	return loc.vet(sql, st.toks, "the statement")
+}
+
+// vetServer vets sql on c (vetLocal, then vetFresh), leaving it
 // prepared as preparedName, not yet run.
 func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration) (*pgconn.StatementDescription, error) {
 	loc, err := e.vetLocal(ctx, c, st, sql)
 	if err != nil {
 		return nil, err
 	}
-	return e.vetOnServer(ctx, c, st, sql, timeout, loc, false)
+	desc, _, err := e.vetFresh(ctx, c, st, sql, timeout, loc, false)
+	return desc, err
 }
 
 // vetOnServer opens the read-only transaction with the statement timeout
 // set and asks the server, in one round trip (a pipeline: nothing after
 // an error runs): the plan must hold nothing that writes, locks or calls
 // a denied function, and the statement must be one that returns columns.
-// It leaves the statement prepared as preparedName, not yet run. loc is
+// It leaves the statement prepared as preparedName, not yet run. After
+// the statement's Parse and before it is planned, the check of level f
+// (fresh.go) raises errStale when loc is older than the database. loc is
 // what vetLocal returned; afterMiss says that c is in the failed
 // transaction runVetted left, with the statement perhaps prepared (rolled
 // back and deallocated first, in the same round trip).
-// A SELECT that passes is remembered for c (verdicts) when the server's
+// A SELECT that passes is remembered for c (verdicts, when remember:
+// the second time its key is seen) when the server's
 // state read before and after it is the same.
-func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
+func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss, remember bool, f freshness) (*pgconn.StatementDescription, error) {
 	// The plan holds the constants the planner folded (repeat('x',
 	// 400000000) is one): it is read whole and parsed, so its size is
 	// bounded whatever the caps of the run.
 	c.Frontend().SetMaxBodyLen(planMaxBytes)
 	key := e.verdictKey(sql, st)
-	remember := key != "" && e.verdicts.seen(c, key)
 	var shape *shaped
 	if remember && key != sql {
 		shape = shapeOf(sql, st.toks)
@@ -182,6 +190,11 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// before it is rolled back to after it) and the statement's.
 	shapeSeg, mainSeg := -1, 0
 	p := c.StartPipeline(ctx)
+	sendFresh := func() {}
+	if f != noCheck {
+		check, args, oids := e.freshSQL(f, loc)
+		sendFresh = func() { p.SendQueryParams(check, args, oids, nil, nil) }
+	}
 	if afterMiss {
 		// The miss left the statement prepared (a prepared statement
 		// outlives its transaction).
@@ -197,6 +210,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		p.SendQueryParams("SET LOCAL plan_cache_mode = force_generic_plan", nil, nil, nil, nil)
 		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
 		p.SendPrepare(shapeName, shape.sql, shape.oids())
+		sendFresh()
 		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+shapeName+"("+strings.Join(shape.values, ", ")+")", nil, nil, nil, nil)
 		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
 		p.SendPipelineSync()
@@ -208,6 +222,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// a statement with parameters is described before anything fails
 	// for want of their values.
 	p.SendPrepare(preparedName, sql, nil)
+	sendFresh()
 	switch {
 	case st.kind == "select" && st.planned == sql:
 		p.SendQueryParams("EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE "+preparedName, nil, nil, nil, nil)
@@ -249,8 +264,11 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 			fields := r.FieldDescriptions()
 			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
 			isState := len(fields) == 1 && fields[0].Name == stateColumn
+			isFresh := len(fields) == 1 && fields[0].Name == freshColumn && seg == mainSeg
 			for r.NextRow() {
 				switch {
+				case isFresh && e.stateSQL != "":
+					loc.seen(string(r.Values()[0]))
 				case isPlan && seg == shapeSeg:
 					shapePlan = append(shapePlan, r.Values()[0]...)
 				case isPlan:
@@ -262,6 +280,10 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 				}
 			}
 			if _, err := r.Close(); err != nil {
+				var pe *pgconn.PgError
+				if isFresh && errors.As(err, &pe) && pe.Code == "22P02" {
+					err = errStale
+				}
 				fail(err)
 			}
 		case *pgconn.StatementDescription:

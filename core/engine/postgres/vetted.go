@@ -26,17 +26,22 @@ import (
 // xmax and running transactions are the same only while none has
 // committed or aborted since), when the session read the configuration
 // files, and the search_path. The run sends, in one pipeline, the opening
-// of the transaction, the statement's Parse and its plan (EXPLAIN
-// EXECUTE, which plans it once and keeps that plan for its run), a check
-// that raises an error when that state is no longer the same (the server
-// then skips the rest up to the Sync), the statement's run and the reset.
-// The check comes after the plan: by then the statement holds the locks
-// on what it reads until the transaction ends, so a change that commits
-// later cannot reach its run, and one that committed while it waited for
-// a lock (a view replaced in a transaction that began before the verdict
-// was made) shows in the state. The plan's text is read under the
-// guard's bound and dropped. A miss costs that round trip; the statement
-// is then vetted as if never seen.
+// of the transaction, the statement's Parse, a check that raises an
+// error when that state is no longer the same (the server then skips the
+// rest up to the Sync), its plan (EXPLAIN EXECUTE, which plans it once
+// and keeps that plan for its run), the check again, the statement's run
+// and the reset. The first check comes after the Parse, which takes the
+// locks on what the statement reads until the transaction ends and may
+// wait for them: a change committed meanwhile (a view replaced in a
+// transaction that began before the verdict was made) shows in the
+// state, and the statement is not planned, since the planner runs
+// IMMUTABLE and STABLE functions on constants (a view may now call the
+// database's own code). The second comes after the plan, which takes the
+// locks on what only planning finds (partitions): a change committed
+// before then shows, and one committed later cannot reach the planned
+// run. The plan's text is read under the guard's bound and dropped. A
+// miss costs that round trip; the statement is then vetted as if never
+// seen.
 //
 // The state is read and compared by pg_catalog's functions named with
 // their schema and their exact argument types, never by an operator or a
@@ -229,8 +234,13 @@ func (vs *verdicts) forget(c *pgconn.PgConn) { vs.m.Delete(c) }
 // probeState sets e.stateSQL when the server answers it, so that
 // verdicts are kept; servers that cannot (a protocol-compatible engine
 // without these functions) vet every statement on the server. Shapes
-// need plan_cache_mode (PostgreSQL 12).
+// need plan_cache_mode (PostgreSQL 12). e.printable says that the
+// server answers printSQL, which the check of what the guard knows of
+// the database's own objects needs (fresh.go).
 func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
+	if _, err := c.Exec(ctx, printSQL).ReadAll(); err == nil {
+		e.printable = true
+	}
 	sql := stateSQL(e.major)
 	if _, err := c.Exec(ctx, sql).ReadAll(); err != nil {
 		return
@@ -252,8 +262,10 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
 	p.SendPrepare(preparedName, sql, nil)
+	check := checkSQL(e.stateSQL)
+	p.SendQueryParams(check, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	p.SendQueryParams("EXPLAIN (COSTS OFF) EXECUTE "+preparedName, nil, nil, nil, nil)
-	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(check, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
@@ -264,13 +276,14 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		p.Close()
 		return false, err
 	}
-	// The opening (2 or 3 results), the Parse, the plan, then the check.
+	// The opening (2 or 3 results), the Parse, the check, the plan, the
+	// check again.
 	opening := 2
 	if e.role != "" {
 		opening = 3
 	}
 	var desc *pgconn.StatementDescription
-	for i := 0; i < opening+3; i++ {
+	for i := 0; i < opening+4; i++ {
 		res, err := p.GetResults()
 		if err == nil {
 			switch r := res.(type) {

@@ -203,3 +203,55 @@ func TestVerdictPlanTooLarge(t *testing.T) {
 		t.Errorf("a 20 MB plan on a verdict: err = %v, want the plan's size limit", err)
 	}
 }
+
+// foldKiller makes fold(int), an IMMUTABLE function of the database's own
+// that ends the victimSession when it runs in a read-only transaction
+// (as tablewise's do; not while the test builds an index with it).
+const foldKiller = `CREATE FUNCTION fold(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN ` + endVictim + ` END IF; RETURN $1; END $$`
+
+// TestOwnObjectsNewerThanGuard: the guard knows the database's own
+// functions and what calls them (views, indexes…), read once and kept;
+// the planner runs an IMMUTABLE function on constants while it plans,
+// before any plan can be read. A function made after the guard read them,
+// and a view or an index that calls it, must not run when a statement is
+// vetted: the server checks, before the statement is planned, that the
+// database still holds what the guard read, and the guard reads it again.
+// Also when the statement had passed before and runs on its verdict.
+func TestOwnObjectsNewerThanGuard(t *testing.T) {
+	for _, tc := range []struct {
+		name, sql, change string
+		verdict           bool
+	}{
+		{"view", `SELECT count(*) FROM cheap`, `CREATE OR REPLACE VIEW cheap AS SELECT "TrackId", "Name" FROM "Track" WHERE "TrackId" > fold(0)`, false},
+		{"view after a verdict", `SELECT count(*) FROM cheap`, `CREATE OR REPLACE VIEW cheap AS SELECT "TrackId", "Name" FROM "Track" WHERE "TrackId" > fold(0)`, true},
+		{"partial index", `SELECT count(*) FROM "Genre"`, `CREATE INDEX folded ON "Genre" ("GenreId") WHERE fold(1) > 0`, false},
+		{"partial index after a verdict", `SELECT count(*) FROM "Genre"`, `CREATE INDEX folded ON "Genre" ("GenreId") WHERE fold(1) > 0`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := servers.Postgres(t)
+			a := admin(t, url)
+			exec(t, a, `CREATE VIEW cheap AS SELECT "TrackId", "Name" FROM "Track"`)
+			victim := victimSession(t, url)
+			e := openOne(t, url)
+			if tc.verdict {
+				verdictMade(t, e, tc.sql)
+			} else if _, err := collect(t, e, tc.sql); err != nil {
+				t.Fatal(err)
+			}
+			exec(t, a, foldKiller)
+			exec(t, a, tc.change)
+			alive(t, victim, "before the statement")
+			runs := postgres.VettedRuns(e)
+			_, err := collect(t, e, tc.sql)
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "fold()") {
+				t.Errorf("err = %v, want a refusal naming fold()", err)
+			}
+			if postgres.VettedRuns(e) != runs {
+				t.Errorf("the statement ran on its verdict")
+			}
+			alive(t, victim, "the statement")
+		})
+	}
+}

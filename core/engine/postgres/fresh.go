@@ -1,0 +1,184 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// What the guard knows of the database's own objects (local) is read
+// once and kept; the planner runs IMMUTABLE and STABLE functions on
+// constants while it plans, so a view, index, policy or function made
+// since then would run the database's own code when the statement is
+// planned, before its plan could be read. So the statement is planned
+// only after a check, in the same transaction and round trip, that what
+// the guard knows is still what the database holds: after the
+// statement's Parse (which takes the locks on what it reads until the
+// transaction ends, and fixes which functions and operators it names),
+// before its EXPLAIN. The check raises an error when it fails (the
+// server then skips the rest up to the Sync); the guard reads the
+// database's objects again and vets the statement anew.
+//
+// The check compares, first, the server's state (stateSQL: no
+// transaction has committed since the guard read them, so nothing
+// changed); on a server where transactions commit all the time that
+// fails, and the next try compares a print of the database's own
+// objects instead (printSQL: every row of the catalogs the guard reads
+// with an oid past initdb's, counted and its xmin summed: a row added,
+// changed or removed by a transaction that committed since changes
+// them), and keeps the state it saw for the next checks.
+
+// printSQL prints the database's own objects (see above). It names
+// pg_catalog's functions and operators by their schema: it runs in the
+// statement's session, with the database's search_path.
+var printSQL = func() string {
+	own := []string{"pg_proc oid", "pg_operator oid", "pg_cast oid", "pg_opclass oid", "pg_amop oid", "pg_amproc oid",
+		"pg_aggregate aggfnoid", "pg_range rngtypid", "pg_type oid", "pg_constraint oid", "pg_class oid",
+		"pg_attribute attrelid", "pg_rewrite oid", "pg_policy oid", "pg_index indexrelid", "pg_statistic_ext oid",
+		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid"}
+	parts := make([]string, len(own))
+	for i, o := range own {
+		table, key, _ := strings.Cut(o, " ")
+		parts[i] = "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog." + table +
+			" WHERE " + key + " OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid"
+	}
+	return "SELECT pg_catalog.concat_ws(' ', pg_catalog.count(*), pg_catalog.sum(x)) AS tablewise_print FROM (" +
+		strings.Join(parts, " UNION ALL ") + ") AS own(x)"
+}()
+
+// freshColumn names the check's column: the server's state it saw.
+const freshColumn = "tablewise_fresh"
+
+// staleRaise raises the check's error (a text that is not a number read
+// as one), with the state it saw as s; its type is text, as s's.
+const staleRaise = "pg_catalog.textin(pg_catalog.int4out(pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('the database''s own objects changed: ', s)))))"
+
+// errStale says that the check failed: the statement was not planned.
+var errStale = errors.New("the database's own objects changed while the statement was vetted")
+
+// freshness says how a statement's vetting checks what the guard knows.
+type freshness int
+
+const (
+	noCheck    freshness = iota // the server answers neither stateSQL nor printSQL
+	stateCheck                  // the server's state, then the print on a retry
+	printCheck                  // the server's state or, when it differs, the print
+)
+
+// freshSQL is the check of level f and its parameters for loc.
+func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) {
+	state := []byte(*loc.state.Load())
+	switch {
+	case f == stateCheck:
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + e.stateSQL + ") AS now(s)",
+			[][]byte{state}, []uint32{pgtype.TextOID}
+	case e.stateSQL == "":
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + printSQL + ") AS now(s)",
+			[][]byte{[]byte(loc.print)}, []uint32{pgtype.TextOID}
+	}
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + e.stateSQL + ") AS now(s)",
+		[][]byte{state, []byte(loc.print)}, []uint32{pgtype.TextOID, pgtype.TextOID}
+}
+
+// freshLiteral is the check that loc is what the database holds (the
+// print when the state differs), its parameters written as literals, for
+// a simple query.
+func (e *Engine) freshLiteral(loc *local) string {
+	sql, args, _ := e.freshSQL(printCheck, loc)
+	for i := len(args); i >= 1; i-- {
+		sql = strings.ReplaceAll(sql, "$"+strconv.Itoa(i), quoteString(string(args[i-1])))
+	}
+	return sql
+}
+
+// expireLocal makes the next statement read the database's own objects
+// again, unless one already did since loc was read.
+func (e *Engine) expireLocal(loc *local) {
+	e.localMu.Lock()
+	if e.local == loc {
+		e.localAt = time.Time{}
+	}
+	e.localMu.Unlock()
+}
+
+// firstFreshness is the check a statement's vetting starts with.
+func (e *Engine) firstFreshness() freshness {
+	switch {
+	case !e.printable:
+		return noCheck
+	case e.stateSQL == "":
+		return printCheck
+	}
+	return stateCheck
+}
+
+// maxReloads bounds how many times one statement's vetting reads the
+// database's own objects again.
+const maxReloads = 3
+
+// vetFresh is vetOnServer with the check above, trying again when it
+// fails: with the print, then after reading the database's objects again
+// (loc is what vetLocal returned for st). It returns the local it vetted
+// with.
+func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, *local, error) {
+	f := e.firstFreshness()
+	// A statement tried again is still seen once.
+	key := e.verdictKey(sql, st)
+	remember := key != "" && e.verdicts.seen(c, key)
+	for reloads := 0; ; {
+		desc, err := e.vetOnServer(ctx, c, st, sql, timeout, loc, afterMiss, remember, f)
+		if !errors.Is(err, errStale) {
+			return desc, loc, err
+		}
+		// c is left in the failed transaction, the statement perhaps
+		// prepared.
+		afterMiss = true
+		if f == stateCheck {
+			f = printCheck
+			continue
+		}
+		if reloads++; reloads > maxReloads {
+			return nil, loc, fmt.Errorf("%w: tried %d times; try again once the database's schema stops changing", errStale, maxReloads)
+		}
+		if _, err := c.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+			return nil, loc, err
+		}
+		if loc, err = e.reloadLocal(ctx, c, loc); err != nil {
+			return nil, loc, err
+		}
+		if err := vetWith(loc, st, sql); err != nil {
+			return nil, loc, err
+		}
+		f = e.firstFreshness()
+	}
+}
+
+// reloadLocal reads the database's own objects again on c, unless
+// another statement already did since old was read.
+func (e *Engine) reloadLocal(ctx context.Context, c *pgconn.PgConn, old *local) (*local, error) {
+	e.localMu.Lock()
+	defer e.localMu.Unlock()
+	if e.local != old && e.local != nil {
+		return e.local, nil
+	}
+	loc, err := e.loadLocal(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	e.local, e.localAt = loc, time.Now()
+	return loc, nil
+}
+
+// seen keeps the state a check that passed saw, so that the next checks
+// compare with it.
+func (l *local) seen(state string) {
+	if state != "" && state != *l.state.Load() {
+		l.state.Store(&state)
+	}
+}
