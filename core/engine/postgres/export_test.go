@@ -28,3 +28,6 @@ func Denied(name string) bool {
 
 // VettedRuns counts the statements run on a verdict, in one round trip.
 func VettedRuns(e *Engine) int64 { return e.hits.Load() }
+
+// LocalLoads counts the times the guard read the database's own objects.
+func LocalLoads(e *Engine) int64 { return e.loads.Load() }

@@ -107,12 +107,15 @@ func (e *Engine) expireLocal(loc *local) {
 	e.localMu.Unlock()
 }
 
-// firstFreshness is the check a statement's vetting starts with.
+// firstFreshness is the check a statement's vetting starts with: the
+// print when the server's state had changed at the last check (where
+// transactions commit all the time, the state check would fail and cost
+// a round trip).
 func (e *Engine) firstFreshness() freshness {
 	switch {
 	case !e.printable:
 		return noCheck
-	case e.stateSQL == "":
+	case e.stateSQL == "" || e.busy.Load():
 		return printCheck
 	}
 	return stateCheck
@@ -140,6 +143,7 @@ func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, 
 		// prepared.
 		afterMiss = true
 		if f == stateCheck {
+			e.busy.Store(true)
 			f = printCheck
 			continue
 		}
@@ -176,9 +180,11 @@ func (e *Engine) reloadLocal(ctx context.Context, c *pgconn.PgConn, old *local) 
 }
 
 // seen keeps the state a check that passed saw, so that the next checks
-// compare with it.
-func (l *local) seen(state string) {
-	if state != "" && state != *l.state.Load() {
-		l.state.Store(&state)
+// compare with it, and reports whether it had changed.
+func (l *local) seen(state string) bool {
+	if state == "" || state == *l.state.Load() {
+		return false
 	}
+	l.state.Store(&state)
+	return true
 }

@@ -852,6 +852,7 @@ const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
 
 func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
+	e.loads.Add(1)
 	// One round trip: the queries after the SET, in its implicit
 	// transaction, each a result of its own; the server's state and the
 	// print first, so that a change committed while the rest is read

@@ -67,8 +67,10 @@ type Engine struct {
 	// stateSQL reads what a verdict depends on (vetted.go), "" when the
 	// server cannot; verdicts are the statements each connection passed.
 	stateSQL  string
-	shapes    bool // verdicts for shapes too
-	printable bool // the server answers printSQL (fresh.go)
+	shapes    bool         // verdicts for shapes too
+	printable bool         // the server answers printSQL (fresh.go)
+	busy      atomic.Bool  // the server's state had changed at the last check
+	loads     atomic.Int64 // how many times the guard read the database's own objects
 	verdicts  verdicts
 	hits      atomic.Int64 // statements run on a verdict (tests read it)
 

@@ -268,7 +268,11 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 			for r.NextRow() {
 				switch {
 				case isFresh && e.stateSQL != "":
-					loc.seen(string(r.Values()[0]))
+					// The state the same as at the last check: the
+					// server is quiet again.
+					if !loc.seen(string(r.Values()[0])) {
+						e.busy.Store(false)
+					}
 				case isPlan && seg == shapeSeg:
 					shapePlan = append(shapePlan, r.Values()[0]...)
 				case isPlan:

@@ -255,3 +255,36 @@ func TestOwnObjectsNewerThanGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardKnowledgeOnABusyServer: transactions that commit data only
+// change the server's state, not the database's own objects: statements
+// go on with what the guard read (the print is the same), which it reads
+// again once, after a function is made.
+func TestGuardKnowledgeOnABusyServer(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE TABLE churn (x int)`)
+	e := openOne(t, url)
+	loads := postgres.LocalLoads(e)
+	run := func(i int) {
+		t.Helper()
+		exec(t, a, fmt.Sprintf(`INSERT INTO churn VALUES (%d)`, i))
+		res, err := collect(t, e, fmt.Sprintf(`SELECT count(*) FROM "Genre" WHERE "GenreId" > %d`, i))
+		if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(25-i) {
+			t.Fatalf("statement %d: %v %v", i, err, res)
+		}
+	}
+	for i := range 6 {
+		run(i)
+	}
+	if got := postgres.LocalLoads(e) - loads; got != 0 {
+		t.Errorf("the guard read the database's objects again %d times while only data was written", got)
+	}
+	exec(t, a, `CREATE FUNCTION made_later() RETURNS int LANGUAGE sql AS 'SELECT 1'`)
+	for i := 6; i < 10; i++ {
+		run(i)
+	}
+	if got := postgres.LocalLoads(e) - loads; got != 1 {
+		t.Errorf("after a function was made, the guard read the database's objects %d times, want 1", got)
+	}
+}
