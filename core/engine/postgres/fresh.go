@@ -127,9 +127,8 @@ const maxReloads = 3
 
 // vetFresh is vetOnServer with the check above, trying again when it
 // fails: with the print, then after reading the database's objects again
-// (loc is what vetLocal returned for st). It returns the local it vetted
-// with.
-func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, *local, error) {
+// (loc is what vetLocal returned for st).
+func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
 	f := e.firstFreshness()
 	// A statement tried again is still seen once.
 	key := e.verdictKey(sql, st)
@@ -137,7 +136,7 @@ func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, 
 	for reloads := 0; ; {
 		desc, err := e.vetOnServer(ctx, c, st, sql, timeout, loc, afterMiss, remember, f)
 		if !errors.Is(err, errStale) {
-			return desc, loc, err
+			return desc, err
 		}
 		// c is left in the failed transaction, the statement perhaps
 		// prepared.
@@ -148,16 +147,16 @@ func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, 
 			continue
 		}
 		if reloads++; reloads > maxReloads {
-			return nil, loc, fmt.Errorf("%w: tried %d times; try again once the database's schema stops changing", errStale, maxReloads)
+			return nil, fmt.Errorf("%w: tried %d times; try again once the database's schema stops changing", errStale, maxReloads)
 		}
 		if _, err := c.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
-			return nil, loc, err
+			return nil, err
 		}
 		if loc, err = e.reloadLocal(ctx, c, loc); err != nil {
-			return nil, loc, err
+			return nil, err
 		}
 		if err := vetWith(loc, st, sql); err != nil {
-			return nil, loc, err
+			return nil, err
 		}
 		f = e.firstFreshness()
 	}

@@ -62,7 +62,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 			}
 			afterMiss = true
 		}
-		desc, _, err := e.vetFresh(ctx, c, st, sql, opt.Timeout, loc, afterMiss)
+		desc, err := e.vetFresh(ctx, c, st, sql, opt.Timeout, loc, afterMiss)
 		if err != nil {
 			return err
 		}
@@ -158,8 +158,7 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 	if err != nil {
 		return nil, err
 	}
-	desc, _, err := e.vetFresh(ctx, c, st, sql, timeout, loc, false)
-	return desc, err
+	return e.vetFresh(ctx, c, st, sql, timeout, loc, false)
 }
 
 // vetOnServer opens the read-only transaction with the statement timeout
