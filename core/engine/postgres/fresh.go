@@ -55,6 +55,15 @@ var printSQL = func() string {
 // freshColumn names the check's column: the server's state it saw.
 const freshColumn = "tablewise_fresh"
 
+// noLockWait makes the rest of the transaction wait for no lock (1 ms,
+// the least lock_timeout there is). The planner locks what the
+// statement's Parse did not (inheritance children, partitions): a
+// statement found current, then waiting for one of them while another
+// transaction changed it, would be planned with that change once it
+// commits (a CHECK constraint calling the database's own code, run by
+// constraint exclusion). It stops instead, with nothing planned.
+const noLockWait = "pg_catalog.set_config('lock_timeout', '1ms', true) AS tablewise_lock"
+
 // staleRaise raises the check's error (a text that is not a number read
 // as one), with the state it saw as s; its type is text, as s's.
 const staleRaise = "pg_catalog.textin(pg_catalog.int4out(pg_catalog.int4in(pg_catalog.textout(pg_catalog.textcat('the database''s own objects changed: ', s)))))"
@@ -76,13 +85,13 @@ func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) 
 	state := []byte(*loc.state.Load())
 	switch {
 	case f == stateCheck:
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + e.stateSQL + ") AS now(s)",
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + e.stateSQL + ") AS now(s)",
 			[][]byte{state}, []uint32{pgtype.TextOID}
 	case e.stateSQL == "":
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + printSQL + ") AS now(s)",
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + printSQL + ") AS now(s)",
 			[][]byte{[]byte(loc.print)}, []uint32{pgtype.TextOID}
 	}
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + " FROM (" + e.stateSQL + ") AS now(s)",
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + e.stateSQL + ") AS now(s)",
 		[][]byte{state, []byte(loc.print)}, []uint32{pgtype.TextOID, pgtype.TextOID}
 }
 

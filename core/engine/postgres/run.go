@@ -185,11 +185,14 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		shape = shapeOf(sql, st.toks)
 	}
 	// Segments of the pipeline, each ended by a Sync: with a shape, the
-	// opening, the shape's vetting (whose errors are its own: a savepoint
-	// before it is rolled back to after it) and the statement's.
+	// opening and the statement's Parse, the shape's vetting (whose
+	// errors are its own: a savepoint before it is rolled back to after
+	// it) and the statement's plan.
 	shapeSeg, mainSeg := -1, 0
 	p := c.StartPipeline(ctx)
-	sendFresh := func() {}
+	// Before a statement is planned: the check of what the guard knows
+	// (fresh.go), which also stops the planner from waiting for a lock.
+	sendFresh := func() { p.SendQueryParams("SELECT "+noLockWait, nil, nil, nil, nil) }
 	if f != noCheck {
 		check, args, oids := e.freshSQL(f, loc)
 		sendFresh = func() { p.SendQueryParams(check, args, oids, nil, nil) }
@@ -202,6 +205,13 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	}
 	// Our own fixed texts first, then the statement's.
 	e.sendBegin(p, timeout)
+	if remember && shape == nil {
+		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
+	}
+	// Prepared first (parsed, described, nothing planned or run), so that
+	// a statement with parameters is described before anything fails
+	// for want of their values; its locks are held from then on.
+	p.SendPrepare(preparedName, sql, nil)
 	if shape != nil {
 		shapeSeg, mainSeg = 1, 2
 		p.SendPipelineSync()
@@ -214,13 +224,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
 		p.SendPipelineSync()
 		p.SendQueryParams("ROLLBACK TO SAVEPOINT "+shapeName, nil, nil, nil, nil)
-	} else if remember {
-		p.SendQueryParams(e.stateSQL, nil, nil, nil, nil)
 	}
-	// Prepared first (parsed, described, nothing planned or run), so that
-	// a statement with parameters is described before anything fails
-	// for want of their values.
-	p.SendPrepare(preparedName, sql, nil)
 	sendFresh()
 	switch {
 	case st.kind == "select" && st.planned == sql:
@@ -263,7 +267,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 			fields := r.FieldDescriptions()
 			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
 			isState := len(fields) == 1 && fields[0].Name == stateColumn
-			isFresh := len(fields) == 1 && fields[0].Name == freshColumn && seg == mainSeg
+			isFresh := len(fields) == 2 && fields[0].Name == freshColumn && seg == mainSeg
 			for r.NextRow() {
 				switch {
 				case isFresh && e.stateSQL != "":
@@ -290,7 +294,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 				fail(err)
 			}
 		case *pgconn.StatementDescription:
-			if seg == mainSeg {
+			if seg == 0 {
 				desc = r
 			}
 		case *pgconn.PipelineSync:
@@ -308,7 +312,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		first = err
 	}
 	if isTooBig(first) {
-		return nil, planTooBig()
+		return nil, &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
 	}
 	// A query with parameters is described before its EXPLAIN EXECUTE
 	// fails for want of their values.
@@ -353,11 +357,6 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 func isTooBig(err error) bool {
 	var tooBig *pgproto3.ExceededMaxBodyLenErr
 	return errors.As(err, &tooBig)
-}
-
-// planTooBig is the error for a plan longer than planMaxBytes.
-func planTooBig() error {
-	return &query.LimitError{Kind: "memory", Msg: fmt.Sprintf("query stopped: its plan is larger than %s", format.Bytes(planMaxBytes)), Hint: "produce smaller values (the planner computes constant expressions such as repeat() into the plan)"}
 }
 
 // sendBegin queues the transaction's opening on p: BEGIN READ ONLY, the
@@ -504,6 +503,8 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 			return deadline()
 		}
 		return fmt.Errorf("query cancelled: %s", pe.Message)
+	case "55P03": // lock_not_available: noLockWait
+		return &guard.SQLError{Msg: "a table the statement reads is locked by another session, which is changing it (" + pe.Message + ")", Hint: "try again once that change ends"}
 	case "25006": // read_only_sql_transaction
 		return &guard.Rejection{What: "a write", Reason: "the server refused a write: " + pe.Message, Hint: readOnlyHint}
 	case "42601":

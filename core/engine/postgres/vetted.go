@@ -28,18 +28,16 @@ import (
 // files, and the search_path. The run sends, in one pipeline, the opening
 // of the transaction, the statement's Parse, a check that raises an
 // error when that state is no longer the same (the server then skips the
-// rest up to the Sync), its plan (EXPLAIN EXECUTE, which plans it once
-// and keeps that plan for its run), the check again, the statement's run
-// and the reset. The first check comes after the Parse, which takes the
-// locks on what the statement reads until the transaction ends and may
-// wait for them: a change committed meanwhile (a view replaced in a
-// transaction that began before the verdict was made) shows in the
-// state, and the statement is not planned, since the planner runs
-// IMMUTABLE and STABLE functions on constants (a view may now call the
-// database's own code). The second comes after the plan, which takes the
-// locks on what only planning finds (partitions): a change committed
-// before then shows, and one committed later cannot reach the planned
-// run. The plan's text is read under the guard's bound and dropped. A
+// rest up to the Sync), the statement's run and the reset. The check
+// comes after the Parse, which takes the locks on what the statement
+// reads until the transaction ends and may wait for them: a change
+// committed meanwhile (a view replaced in a transaction that began before
+// the verdict was made) shows in the state, and the statement is not
+// planned, since the planner runs IMMUTABLE and STABLE functions on
+// constants (a view may now call the database's own code). From the
+// check on, the transaction waits for no lock (noLockWait): the planner,
+// which locks what only planning finds (partitions, inheritance
+// children), cannot wait for a change to commit and then plan with it. A
 // miss costs that round trip; the statement is then vetted as if never
 // seen.
 //
@@ -97,7 +95,7 @@ func stateSQL(major string) string {
 // when the state is no longer $1. The state is not a constant, so the
 // reading is not folded while the check is planned.
 func checkSQL(state string) string {
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END FROM (" + state + ") AS now(s)"
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END, " + noLockWait + " FROM (" + state + ") AS now(s)"
 }
 
 // keepable reports whether a verdict may be kept for plan: not when it
@@ -257,15 +255,11 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 // ran, the verdict is dropped and c is left in a failed transaction
 // (vetOnServer rolls it back).
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
-	// The plan is read under the guard's bound, the rows under the caps'.
-	c.Frontend().SetMaxBodyLen(planMaxBytes)
+	setRowLimit(c, opt)
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
 	p.SendPrepare(preparedName, sql, nil)
-	check := checkSQL(e.stateSQL)
-	p.SendQueryParams(check, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
-	p.SendQueryParams("EXPLAIN (COSTS OFF) EXECUTE "+preparedName, nil, nil, nil, nil)
-	p.SendQueryParams(check, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
@@ -276,14 +270,13 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		p.Close()
 		return false, err
 	}
-	// The opening (2 or 3 results), the Parse, the check, the plan, the
-	// check again.
+	// The opening (2 or 3 results), the Parse, then the check.
 	opening := 2
 	if e.role != "" {
 		opening = 3
 	}
 	var desc *pgconn.StatementDescription
-	for i := 0; i < opening+4; i++ {
+	for i := 0; i < opening+2; i++ {
 		res, err := p.GetResults()
 		if err == nil {
 			switch r := res.(type) {
@@ -298,10 +291,7 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		if err != nil {
 			p.Close()
 			var pe *pgconn.PgError
-			switch {
-			case isTooBig(err):
-				return true, planTooBig()
-			case i < opening || ctx.Err() != nil || errors.As(err, &pe) && pe.Code == "57014":
+			if i < opening || ctx.Err() != nil || errors.As(err, &pe) && pe.Code == "57014" {
 				return false, err
 			}
 			e.verdicts.drop(c, key)
@@ -313,7 +303,6 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		return true, errors.New("the server did not describe the statement")
 	}
 	e.hits.Add(1)
-	setRowLimit(c, opt)
 	res, err := p.GetResults()
 	rr, ok := res.(*pgconn.ResultReader)
 	if err != nil || !ok {
