@@ -56,7 +56,9 @@ type Engine struct {
 	types *typeCache
 	// local is what the guard refuses of the database's own functions,
 	// operators, casts and domains, read again when older than
-	// localMaxAge (a function created meanwhile is known within that).
+	// localMaxAge, and before then whenever the server says, before a
+	// statement is planned, that the database no longer holds what it
+	// read (fresh.go).
 	localMu sync.Mutex
 	local   *local
 	localAt time.Time
