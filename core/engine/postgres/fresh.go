@@ -62,7 +62,17 @@ const freshColumn = "tablewise_fresh"
 // transaction changed it, would be planned with that change once it
 // commits (a CHECK constraint calling the database's own code, run by
 // constraint exclusion). It stops instead, with nothing planned.
+// A server that cannot set it (a protocol-compatible engine) gets a
+// column that does nothing (lockColumn).
 const noLockWait = "pg_catalog.set_config('lock_timeout', '1ms', true) AS tablewise_lock"
+
+// lockColumn is noLockWait where the server takes it.
+func (e *Engine) lockColumn() string {
+	if e.lockable {
+		return noLockWait
+	}
+	return "NULL AS tablewise_lock"
+}
 
 // staleRaise raises the check's error (a text that is not a number read
 // as one), with the state it saw as s; its type is text, as s's.
@@ -85,13 +95,13 @@ func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) 
 	state := []byte(*loc.state.Load())
 	switch {
 	case f == stateCheck:
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + e.stateSQL + ") AS now(s)",
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)",
 			[][]byte{state}, []uint32{pgtype.TextOID}
 	case e.stateSQL == "":
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + printSQL + ") AS now(s)",
+		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + printSQL + ") AS now(s)",
 			[][]byte{[]byte(loc.print)}, []uint32{pgtype.TextOID}
 	}
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + noLockWait + " FROM (" + e.stateSQL + ") AS now(s)",
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)",
 		[][]byte{state, []byte(loc.print)}, []uint32{pgtype.TextOID, pgtype.TextOID}
 }
 

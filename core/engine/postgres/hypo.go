@@ -102,7 +102,7 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		if e.printable {
 			explain = e.freshLiteral(loc) + explain
 		} else {
-			explain = "SELECT " + noLockWait + explain
+			explain = "SELECT " + e.lockColumn() + explain
 		}
 		for i, s := range specs {
 			cols := make([]string, len(s.Columns))

@@ -192,7 +192,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	p := c.StartPipeline(ctx)
 	// Before a statement is planned: the check of what the guard knows
 	// (fresh.go), which also stops the planner from waiting for a lock.
-	sendFresh := func() { p.SendQueryParams("SELECT "+noLockWait, nil, nil, nil, nil) }
+	sendFresh := func() { p.SendQueryParams("SELECT "+e.lockColumn(), nil, nil, nil, nil) }
 	if f != noCheck {
 		check, args, oids := e.freshSQL(f, loc)
 		sendFresh = func() { p.SendQueryParams(check, args, oids, nil, nil) }

@@ -92,10 +92,11 @@ func stateSQL(major string) string {
 }
 
 // checkSQL raises an error (a text that is not a number read as one)
-// when the state is no longer $1. The state is not a constant, so the
+// when the state is no longer $1, and from then on lets the transaction
+// wait for no lock (lockColumn). The state is not a constant, so the
 // reading is not folded while the check is planned.
-func checkSQL(state string) string {
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END, " + noLockWait + " FROM (" + state + ") AS now(s)"
+func (e *Engine) checkSQL() string {
+	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END, " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)"
 }
 
 // keepable reports whether a verdict may be kept for plan: not when it
@@ -236,6 +237,9 @@ func (vs *verdicts) forget(c *pgconn.PgConn) { vs.m.Delete(c) }
 // server answers printSQL, which the check of what the guard knows of
 // the database's own objects needs (fresh.go).
 func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
+	if _, err := c.Exec(ctx, "SELECT "+noLockWait).ReadAll(); err == nil {
+		e.lockable = true
+	}
 	if _, err := c.Exec(ctx, printSQL).ReadAll(); err == nil {
 		e.printable = true
 	}
@@ -259,7 +263,7 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
 	p.SendPrepare(preparedName, sql, nil)
-	p.SendQueryParams(checkSQL(e.stateSQL), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(e.checkSQL(), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
