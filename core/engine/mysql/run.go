@@ -24,7 +24,11 @@ import (
 var _ query.Runner = (*Engine)(nil)
 
 // functionsTTL is how long what the guard learnt of the database (its
-// functions and views) is trusted.
+// functions, views and remote tables) is kept before it is read again.
+// Within it, a statement runs only once the server has confirmed that
+// the views, tables and functions its vetting relied on are still as the
+// guard read them (confirm); the catalog's reads rely on the remote
+// tables it holds.
 const functionsTTL = 10 * time.Second
 
 // divScale is the session's div_precision_increment: the digits a
@@ -101,22 +105,42 @@ func (e *Engine) cachedFunctions() *known {
 }
 
 // vetOn vets sqlText again with what the guard knows of the database as
-// read on c, the connection that is about to run it.
+// read on c, the connection that is about to run it, and has the server
+// confirm that what the vetting relied on is still what the database
+// holds (confirm); when it is not, the guard learns the database again
+// and vets the statement anew, up to maxLearn times. The statement must
+// be the next thing c runs.
 func (e *Engine) vetOn(ctx context.Context, c *conn, sqlText string) error {
-	fns, err := e.known(ctx, c)
-	if err != nil {
-		return err
+	toks, _ := lex(sqlText) // vet refuses what cannot be read
+	for n := 1; ; n++ {
+		k, err := e.known(ctx, c, n > 1)
+		if err != nil {
+			return err
+		}
+		if err := vet(sqlText, k); err != nil {
+			return err
+		}
+		same, err := e.confirm(ctx, c, toks, k)
+		if err != nil {
+			return e.sqlError(err)
+		}
+		if same {
+			return nil
+		}
+		if n == maxLearn {
+			return &guard.SQLError{Msg: fmt.Sprintf("the database's views, tables or functions that the statement reads kept changing while it was vetted (%d times)", n), Hint: "try again"}
+		}
 	}
-	return vet(sqlText, fns)
 }
 
 // known returns what the guard knows of the database (functions, views),
-// read again on c when it is older than functionsTTL.
-func (e *Engine) known(ctx context.Context, c *conn) (*known, error) {
+// read again on c when it is older than functionsTTL or when fresh is
+// set.
+func (e *Engine) known(ctx context.Context, c *conn, fresh bool) (*known, error) {
 	e.fnMu.Lock()
 	fns, at := e.fns, e.fnAt
 	e.fnMu.Unlock()
-	if fns != nil && time.Since(at) < functionsTTL {
+	if !fresh && fns != nil && time.Since(at) < functionsTTL {
 		return fns, nil
 	}
 	fns, err := e.learn(ctx, c)
