@@ -12,27 +12,29 @@ import (
 // function made since would pass the guard with that knowledge and run in
 // the statement. So before a statement runs, on the connection and in the
 // transaction that run it, the server confirms that what the statement's
-// vetting relied on is still what the database holds: for every name in
-// the text that could be a table, a view or a function, and every name in
-// the definitions of the views they reach as learn read them, the view's
-// definition (its digest, SHA2 computed by the server at learn and now)
-// or that it is no view, the remote tables among them (by engine), and
-// the stored and loadable functions of those names; and, for a statement
-// vetOpening refuses on a server with remote tables, that there are still
-// none or the same. One query, which MariaDB answers by opening only the
-// definitions of those names (TABLE_SCHEMA and TABLE_NAME are looked up
-// as files), not every view's.
+// vetting relied on is still what the database holds. The names it
+// relied on are those of the text that could name a table, a view or a
+// function (not reserved words, not calls of built-in functions), and,
+// through the definitions learn read, of every view they reach; of those,
+// one query (confirm) reads which are views and which remote tables (by
+// engine), the definitions of those that were views (their digest, SHA2
+// computed by the server at learn and now), and the stored and loadable
+// functions among the names called; and, for a statement vetOpening
+// refuses on a server with remote tables, every remote table. MariaDB
+// answers it by looking those names up as files (TABLE_SCHEMA and
+// TABLE_NAME), opening only their definitions, not every view's.
 //
 // The window that remains: MariaDB takes its metadata locks on the views
 // and tables a statement opens, for the rest of the transaction, only
-// when the statement opens them; information_schema's reads and a
-// prepared statement's take none that last (measured on MariaDB 10.11:
-// CREATE OR REPLACE VIEW on another connection goes through at once
-// after either, and waits after a SELECT of the view), and nothing that
-// opens a view without evaluating it holds them either. So the check runs
-// as the last round trip before the statement, and a change committed on
-// another connection between the check's answer and the statement's
-// opening of its views (one round trip on the connection) is not seen.
+// when the statement opens them. None of the reads tried that open a view
+// without evaluating it keeps them (measured on MariaDB 10.11: CREATE OR
+// REPLACE VIEW on another connection goes through at once after PREPARE,
+// SHOW CREATE VIEW or a read of information_schema's VIEWS or COLUMNS in
+// the transaction, and waits after a SELECT of the view). So the check is
+// the last round trip before the statement, and a change committed on
+// another connection after the server answered the check and before it
+// opens the statement's views (a round trip and the statement's parsing)
+// is not seen.
 
 // viewDigest is the server's digest of a view's definition, the same
 // expression at learn and at confirm.

@@ -57,7 +57,7 @@ func (e *Engine) Run(ctx context.Context, sqlText string, opt query.Options, sin
 		return sum, err
 	}
 	err := e.withTx(ctx, opt.Timeout, func(c *conn, s *stopper) error {
-		if err := e.vetOn(ctx, c, sqlText); err != nil {
+		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
 			return err
 		}
 		return e.stream(c, s, sqlText, opt, sink, sum)
@@ -74,7 +74,7 @@ func (e *Engine) Check(ctx context.Context, sqlText string) error {
 		return err
 	}
 	return e.withTx(ctx, query.DefaultTimeout, func(c *conn, s *stopper) error {
-		if err := e.vetOn(ctx, c, sqlText); err != nil {
+		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
 			return err
 		}
 		s.sql = sqlText
@@ -109,8 +109,8 @@ func (e *Engine) cachedFunctions() *known {
 // confirm that what the vetting relied on is still what the database
 // holds (confirm); when it is not, the guard learns the database again
 // and vets the statement anew, up to maxLearn times. The statement must
-// be the next thing c runs.
-func (e *Engine) vetOn(ctx context.Context, c *conn, sqlText string) error {
+// be the next thing c runs; s is its stopper, which stops the check too.
+func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string) error {
 	toks, _ := lex(sqlText) // vet refuses what cannot be read
 	for n := 1; ; n++ {
 		k, err := e.known(ctx, c, n > 1)
@@ -120,9 +120,9 @@ func (e *Engine) vetOn(ctx context.Context, c *conn, sqlText string) error {
 		if err := vet(sqlText, k); err != nil {
 			return err
 		}
-		same, err := e.confirm(ctx, c, toks, k)
+		same, err := e.confirm(s.qctx, c, toks, k)
 		if err != nil {
-			return e.sqlError(err)
+			return e.runError(s, err)
 		}
 		if same {
 			return nil
