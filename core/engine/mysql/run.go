@@ -125,6 +125,12 @@ func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string)
 			return e.runError(s, err)
 		}
 		if same {
+			// A stopper that fired during the check may have its KILL
+			// QUERY reach the server before the statement: the
+			// statement must not start.
+			if s.stopped() {
+				return s.err()
+			}
 			return nil
 		}
 		if n == maxLearn {
