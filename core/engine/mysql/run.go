@@ -121,16 +121,16 @@ func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string)
 			return err
 		}
 		same, err := e.confirm(s.qctx, c, toks, k)
+		if s.stopped() {
+			// The stopper fired during the check: its KILL QUERY may
+			// have cut the check short, or may yet reach the server
+			// before the statement, which must not start.
+			return s.err()
+		}
 		if err != nil {
 			return e.runError(s, err)
 		}
 		if same {
-			// A stopper that fired during the check may have its KILL
-			// QUERY reach the server before the statement: the
-			// statement must not start.
-			if s.stopped() {
-				return s.err()
-			}
 			return nil
 		}
 		if n == maxLearn {
