@@ -40,7 +40,7 @@ func (e *Engine) ExplainAnalyze(ctx context.Context, sqlText string, timeout tim
 	var out string
 	start := time.Now()
 	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
-		if err := e.vetOn(ctx, c, stmt); err != nil {
+		if err := e.vetOn(ctx, c, s, stmt); err != nil {
 			return err
 		}
 		s.sql = stmt

@@ -270,7 +270,7 @@ func (e *Engine) knownNow(ctx context.Context) (*known, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := e.known(ctx, c)
+	k, err := e.known(ctx, c, false)
 	e.pool.Release(c, err != nil)
 	if err != nil {
 		return nil, e.sqlError(err)

@@ -317,6 +317,19 @@ type known struct {
 	// remoteHere are the names of the database's own tables of remote,
 	// as the database spells them.
 	remoteHere []string
+
+	// What the server confirms before a statement runs (confirm.go),
+	// as learn read it: the connection's database; every view's
+	// definition (lexed) and its digest, and the remote tables' engines,
+	// by name as objectName spells it; the stored functions and, when
+	// mysql.func could be read (udfsRead), the loadable ones, upper-cased.
+	database string
+	defs     map[string][]token
+	digests  map[string]string
+	engines  map[string]string
+	routines map[string]bool
+	udfs     map[string]bool
+	udfsRead bool
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
@@ -350,9 +363,8 @@ func (k *known) object(name string) (kind, why, hint string, ok bool) {
 func (k *known) tableConditions() (notRemote, remote string) {
 	var names []string
 	if k != nil {
-		quote := strings.NewReplacer(`\`, `\\`, "'", "''")
 		for _, name := range k.remoteHere {
-			names = append(names, "'"+quote.Replace(name)+"'")
+			names = append(names, sqlString(name))
 		}
 	}
 	if len(names) == 0 {
@@ -764,40 +776,68 @@ func vetOpening(toks []token, k *known) error {
 // in another.
 const objectName = "IF(TABLE_SCHEMA = DATABASE(), TABLE_NAME, CONCAT(TABLE_SCHEMA, '.', TABLE_NAME))"
 
+// remoteEngines are the storage engines whose tables the server reads on
+// a connection of its own (FEDERATED, FederatedX), in a transaction that
+// is not read-only, or outside the database (CONNECT, SPIDER; SPHINX
+// connects to the searchd its table or its query names).
+const remoteEngines = "('FEDERATED', 'CONNECT', 'SPIDER', 'SPHINX')"
+
 // learn reads what the guard needs to know of the database: its stored
 // functions, when the user may read mysql.func the server's loadable
 // functions (UDFs such as sys_exec), and the views whose definitions call
-// a refused function or such a view.
+// a refused function or such a view. It keeps what a statement's vetting
+// relies on for confirm to compare with the server before the statement
+// runs.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
-	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{}}
-	read := func(q string, row func(a, b string)) error {
+	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
+		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{},
+		routines: map[string]bool{}, udfs: map[string]bool{}}
+	read := func(q string, row func(v []string)) error {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		cols, err := rows.Columns()
+		if err != nil {
+			return err
+		}
+		vals, dest := make([]sql.NullString, len(cols)), make([]any, len(cols))
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
+		v := make([]string, len(cols))
 		for rows.Next() {
-			var a, b sql.NullString
-			if err := rows.Scan(&a, &b); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			row(a.String, b.String)
+			for i := range vals {
+				v[i] = vals[i].String
+			}
+			row(v)
 		}
 		return rows.Err()
 	}
-	fn := func(name, _ string) { k.functions[strings.ToUpper(name)] = true }
-	if err := read("SELECT ROUTINE_NAME, '' FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", fn); err != nil {
+	if err := read("SELECT DATABASE()", func(v []string) { k.database = v[0] }); err != nil {
+		return nil, err
+	}
+	if err := read("SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
+		k.functions[strings.ToUpper(v[0])] = true
+		k.routines[strings.ToUpper(v[0])] = true
+	}); err != nil {
 		return nil, err
 	}
 	if ctx.Err() == nil {
-		read("SELECT name, '' FROM mysql.func", fn) // only an administrator may: best effort
+		// Only an administrator may: best effort.
+		k.udfsRead = read("SELECT name FROM mysql.func", func(v []string) {
+			k.functions[strings.ToUpper(v[0])] = true
+			k.udfs[strings.ToUpper(v[0])] = true
+		}) == nil
 	}
-	// Tables the server reads on a connection of its own (FEDERATED,
-	// FederatedX), in a transaction that is not read-only, or through a
-	// storage engine that reaches outside the database (CONNECT, SPIDER;
-	// SPHINX connects to the searchd its table or its query names).
-	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN ('FEDERATED', 'CONNECT', 'SPIDER', 'SPHINX')", func(name, eng string) {
+	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN "+remoteEngines, func(v []string) {
+		name, eng := v[0], v[1]
 		k.remote[strings.ToUpper(name)] = "it is a " + eng + " table: the server reads it on another connection or outside the database, not within the read-only transaction"
+		k.engines[name] = eng
 		if !strings.Contains(name, ".") {
 			k.remoteHere = append(k.remoteHere, name)
 		}
@@ -809,14 +849,17 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// Each definition is lexed once, as it is read: one that cannot be
 	// read is refused at once.
 	defs := map[string][]token{}
-	if err := read("SELECT "+objectName+", VIEW_DEFINITION FROM information_schema.VIEWS", func(name, def string) {
-		name = strings.ToUpper(name)
+	if err := read("SELECT "+objectName+", VIEW_DEFINITION, "+viewDigest+" FROM information_schema.VIEWS", func(v []string) {
+		name, def := v[0], v[1]
+		k.digests[name] = v[2]
+		upper := strings.ToUpper(name)
 		toks, lerr := lex(def)
 		if lerr != nil {
-			k.views[name] = "its definition cannot be read (" + lerr.reason + ")"
+			k.views[upper] = "its definition cannot be read (" + lerr.reason + ")"
 			return
 		}
-		defs[name] = toks
+		defs[upper] = toks
+		k.defs[name] = toks
 	}); err != nil {
 		return nil, err
 	}

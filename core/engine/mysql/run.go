@@ -24,7 +24,11 @@ import (
 var _ query.Runner = (*Engine)(nil)
 
 // functionsTTL is how long what the guard learnt of the database (its
-// functions and views) is trusted.
+// functions, views and remote tables) is kept before it is read again.
+// Within it, a statement runs only once the server has confirmed that
+// the views, tables and functions its vetting relied on are still as the
+// guard read them (confirm); the catalog's reads rely on the remote
+// tables it holds.
 const functionsTTL = 10 * time.Second
 
 // divScale is the session's div_precision_increment: the digits a
@@ -53,7 +57,7 @@ func (e *Engine) Run(ctx context.Context, sqlText string, opt query.Options, sin
 		return sum, err
 	}
 	err := e.withTx(ctx, opt.Timeout, func(c *conn, s *stopper) error {
-		if err := e.vetOn(ctx, c, sqlText); err != nil {
+		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
 			return err
 		}
 		return e.stream(c, s, sqlText, opt, sink, sum)
@@ -70,7 +74,7 @@ func (e *Engine) Check(ctx context.Context, sqlText string) error {
 		return err
 	}
 	return e.withTx(ctx, query.DefaultTimeout, func(c *conn, s *stopper) error {
-		if err := e.vetOn(ctx, c, sqlText); err != nil {
+		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
 			return err
 		}
 		s.sql = sqlText
@@ -101,22 +105,48 @@ func (e *Engine) cachedFunctions() *known {
 }
 
 // vetOn vets sqlText again with what the guard knows of the database as
-// read on c, the connection that is about to run it.
-func (e *Engine) vetOn(ctx context.Context, c *conn, sqlText string) error {
-	fns, err := e.known(ctx, c)
-	if err != nil {
-		return err
+// read on c, the connection that is about to run it, and has the server
+// confirm that what the vetting relied on is still what the database
+// holds (confirm); when it is not, the guard learns the database again
+// and vets the statement anew, up to maxLearn times. The statement must
+// be the next thing c runs; s is its stopper, which stops the check too.
+func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string) error {
+	toks, _ := lex(sqlText) // vet refuses what cannot be read
+	for n := 1; ; n++ {
+		k, err := e.known(ctx, c, n > 1)
+		if err != nil {
+			return err
+		}
+		if err := vet(sqlText, k); err != nil {
+			return err
+		}
+		same, err := e.confirm(s.qctx, c, toks, k)
+		if s.stopped() {
+			// The stopper fired during the check: its KILL QUERY may
+			// have cut the check short, or may yet reach the server
+			// before the statement, which must not start.
+			return s.err()
+		}
+		if err != nil {
+			return e.runError(s, err)
+		}
+		if same {
+			return nil
+		}
+		if n == maxLearn {
+			return &guard.SQLError{Msg: fmt.Sprintf("the database's views, tables or functions that the statement reads kept changing while it was vetted (%d times)", n), Hint: "try again"}
+		}
 	}
-	return vet(sqlText, fns)
 }
 
 // known returns what the guard knows of the database (functions, views),
-// read again on c when it is older than functionsTTL.
-func (e *Engine) known(ctx context.Context, c *conn) (*known, error) {
+// read again on c when it is older than functionsTTL or when fresh is
+// set.
+func (e *Engine) known(ctx context.Context, c *conn, fresh bool) (*known, error) {
 	e.fnMu.Lock()
 	fns, at := e.fns, e.fnAt
 	e.fnMu.Unlock()
-	if fns != nil && time.Since(at) < functionsTTL {
+	if !fresh && fns != nil && time.Since(at) < functionsTTL {
 		return fns, nil
 	}
 	fns, err := e.learn(ctx, c)

@@ -31,7 +31,7 @@ type fixture struct {
 	root *sql.DB
 }
 
-func open(t *testing.T, url string) *fixture {
+func open(t testing.TB, url string) *fixture {
 	t.Helper()
 	eng, err := twmysql.Open(context.Background(), url, engine.Options{})
 	if err != nil {

@@ -1,0 +1,292 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"strings"
+)
+
+// What the guard knows of the database (learn) is kept for a while
+// (functionsTTL); a view replaced or made, a table re-made as a view or a
+// function made since would pass the guard with that knowledge and run in
+// the statement. So before a statement runs, on the connection and in the
+// transaction that run it, the server confirms that what the statement's
+// vetting relied on is still what the database holds. The names it
+// relied on are those of the text that could name a table, a view or a
+// function (not reserved words, not calls of built-in functions), and,
+// through the definitions learn read, of every view they reach; of those,
+// one query (confirm) reads which are views and which remote tables (by
+// engine), the definitions of those that were views (their digest, SHA2
+// computed by the server at learn and now), and the stored and loadable
+// functions among the names called; and, for a statement vetOpening
+// refuses on a server with remote tables, every remote table. MariaDB
+// answers it by looking those names up as files (TABLE_SCHEMA and
+// TABLE_NAME), opening only their definitions, not every view's.
+//
+// The window that remains: MariaDB takes its metadata locks on the views
+// and tables a statement opens, for the rest of the transaction, only
+// when the statement opens them. None of the reads tried that open a view
+// without evaluating it keeps them (measured on MariaDB 10.11: CREATE OR
+// REPLACE VIEW on another connection goes through at once after PREPARE,
+// SHOW CREATE VIEW or a read of information_schema's VIEWS or COLUMNS in
+// the transaction, and waits after a SELECT of the view). So the check is
+// the last round trip before the statement, and a change committed on
+// another connection after the server answered the check and before it
+// opens the statement's views (a round trip and the statement's parsing)
+// is not seen.
+
+// viewDigest is the server's digest of a view's definition, the same
+// expression at learn and at confirm.
+const viewDigest = "SHA2(VIEW_DEFINITION, 256)"
+
+// maxLearn is how many times a statement's vetting learns the database
+// again when the server holds something else than the guard read.
+const maxLearn = 3
+
+// nameOf is the name toks[i] writes (a bare word as written, a quoted
+// name unquoted), or "" when it is none.
+func nameOf(t token) string {
+	switch t.kind {
+	case tWord:
+		if strings.HasPrefix(t.text, "@") {
+			return ""
+		}
+		return t.text
+	case tName:
+		q := t.text[:1]
+		return strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q)
+	}
+	return ""
+}
+
+// dependencies are the names a statement's vetting relied on, as the
+// server may look them up: bare names of the connection's database and
+// [schema, name] pairs of another, each as written and in lower case
+// (lower_case_table_names = 1 stores and looks names up so); keys are the
+// same names as objectName spells them. calls are the upper-cased names
+// called that may be stored or loadable functions.
+type dependencies struct {
+	bare  []string
+	pairs map[string][2]string // by key
+	keys  map[string]bool
+	calls []string
+}
+
+// builtins are functions whose unquoted call the server resolves to its
+// own whatever the database defines (a stored function of the same name
+// is called only qualified, and a loadable one cannot take it): a call of
+// none of these may be a stored function's. keywords are words reserved
+// on every MariaDB and MySQL version: unquoted, they name neither a table
+// nor a function.
+var builtins, keywords = map[string]bool{}, map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`COUNT SUM AVG MIN MAX GROUP_CONCAT COALESCE IFNULL NULLIF IF CAST CONVERT
+		CONCAT CONCAT_WS LOWER UPPER LCASE UCASE LENGTH CHAR_LENGTH SUBSTRING SUBSTR TRIM LTRIM RTRIM REPLACE
+		ROUND FLOOR CEIL CEILING ABS MOD DATE_FORMAT DATE YEAR MONTH DAY DAYOFMONTH DAYOFWEEK HOUR MINUTE
+		SECOND NOW CURDATE DATEDIFF DATE_ADD DATE_SUB STR_TO_DATE UNIX_TIMESTAMP FROM_UNIXTIME TIMESTAMPDIFF
+		EXTRACT LEFT RIGHT LOCATE INSTR POSITION ROW_NUMBER RANK DENSE_RANK LAG LEAD GREATEST LEAST SQRT
+		POWER POW EXP LN SIGN TRUNCATE LPAD RPAD REVERSE`) {
+		builtins[w] = true
+	}
+	for _, w := range strings.Fields(`SELECT FROM WHERE AND OR NOT IN EXISTS AS JOIN ON USING VALUES UNION ALL
+		DISTINCT HAVING GROUP ORDER BY LIMIT WHEN THEN ELSE CASE BETWEEN LIKE IS NULL XOR WITH INTERVAL
+		INNER LEFT RIGHT CROSS OUTER NATURAL DESC ASC`) {
+		keywords[w] = true
+	}
+}
+
+// dependsOn returns the names toks and, through k's definitions, every
+// view they reach, could name.
+func (k *known) dependsOn(toks []token) *dependencies {
+	d := &dependencies{pairs: map[string][2]string{}, keys: map[string]bool{}}
+	queue := [][]token{toks}
+	// add adds the object key names, and the definition of the view it
+	// was at learn.
+	add := func(key string) {
+		if d.keys[key] {
+			return
+		}
+		d.keys[key] = true
+		if def, ok := k.defs[key]; ok {
+			queue = append(queue, def)
+		}
+	}
+	bare, calls := map[string]bool{}, map[string]bool{}
+	for len(queue) > 0 {
+		toks := queue[0]
+		queue = queue[1:]
+		for i, t := range toks {
+			name := nameOf(t)
+			call := i+1 < len(toks) && toks[i+1].kind == tPunct && toks[i+1].text == "("
+			if name == "" || t.kind == tWord && (keywords[t.up] || call && builtins[t.up]) {
+				continue
+			}
+			for _, n := range []string{name, strings.ToLower(name)} {
+				if !bare[n] {
+					bare[n] = true
+					d.bare = append(d.bare, n)
+					add(n)
+				}
+			}
+			if up := strings.ToUpper(name); call && !calls[up] {
+				calls[up] = true
+				d.calls = append(d.calls, up)
+			}
+			if i+2 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "." {
+				continue
+			}
+			other := nameOf(toks[i+2])
+			if other == "" || name == k.database {
+				continue // a name of this database: the next token, added bare
+			}
+			for _, p := range [][2]string{{name, other}, {strings.ToLower(name), strings.ToLower(other)}} {
+				if key := p[0] + "." + p[1]; !d.keys[key] {
+					d.pairs[key] = p
+					add(key)
+				}
+			}
+		}
+	}
+	return d
+}
+
+// sqlString is s as a string literal of the session's sql_mode.
+func sqlString(s string) string { return "'" + literal.Replace(s) + "'" }
+
+var literal = strings.NewReplacer(`\`, `\\`, "'", "''")
+
+func sqlList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = sqlString(n)
+	}
+	return "(" + strings.Join(quoted, ", ") + ")"
+}
+
+// objects are conditions on information_schema's TABLE_SCHEMA and
+// TABLE_NAME that keep the objects of keys (objectName's names), of which
+// pairs are those of another database: each a query of its own, as
+// MariaDB looks names up as files only under a condition without OR (one
+// with OR reads every database's).
+func objects(keys []string, pairs map[string][2]string) []string {
+	var here, conds []string
+	for _, key := range keys {
+		if p, ok := pairs[key]; ok {
+			conds = append(conds, "TABLE_SCHEMA = "+sqlString(p[0])+" AND TABLE_NAME = "+sqlString(p[1]))
+		} else {
+			here = append(here, key)
+		}
+	}
+	if len(here) > 0 {
+		conds = append(conds, "TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN "+sqlList(here))
+	}
+	return conds
+}
+
+// confirm reports whether the server, asked on c, still holds what the
+// vetting of toks relied on in k: which of the names are views and which
+// remote tables (by engine), the definitions of those that were views,
+// the functions among the names called, and, for a statement vetOpening
+// refuses on a server with remote tables, all of those.
+func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (bool, error) {
+	d := k.dependsOn(toks)
+	every := vetOpening(toks, &known{remote: map[string]string{"": ""}}) != nil
+	if len(d.keys) == 0 && len(d.calls) == 0 && !every {
+		return true, nil // SELECT 1: it names nothing the database holds
+	}
+	keys := make([]string, 0, len(d.keys))
+	var views []string
+	for key := range d.keys {
+		keys = append(keys, key)
+		if _, ok := k.digests[key]; ok {
+			views = append(views, key)
+		}
+	}
+	sort.Strings(keys)
+	sort.Strings(views)
+	// Every column converted to one character set, so that the branches
+	// unite whatever their collations.
+	col := func(expr string) string { return "CONVERT(" + expr + " USING utf8mb4)" }
+	want := map[string]bool{}
+	var branches []string
+	for _, cond := range objects(keys, d.pairs) {
+		branches = append(branches, "SELECT 't', "+col(objectName)+", "+col("IF(TABLE_TYPE = 'VIEW', 'VIEW', ENGINE)")+
+			" FROM information_schema.TABLES WHERE "+cond+" AND (TABLE_TYPE = 'VIEW' OR ENGINE IN "+remoteEngines+")")
+	}
+	for key := range d.keys {
+		if _, ok := k.digests[key]; ok {
+			want["t\x00"+key+"\x00VIEW"] = true
+		} else if eng, ok := k.engines[key]; ok {
+			want["t\x00"+key+"\x00"+eng] = true
+		}
+	}
+	if len(views) > 0 {
+		// The definitions are read only of what were views: opening a
+		// view's definition costs more than reading its kind.
+		for _, cond := range objects(views, d.pairs) {
+			branches = append(branches, "SELECT 'v', "+col(objectName)+", "+col(viewDigest)+" FROM information_schema.VIEWS WHERE "+cond)
+		}
+		for _, key := range views {
+			want["v\x00"+key+"\x00"+k.digests[key]] = true
+		}
+	}
+	if len(d.calls) > 0 {
+		branches = append(branches, "SELECT 'f', "+col("UPPER(ROUTINE_NAME)")+", '' FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION' AND UPPER(ROUTINE_NAME) IN "+sqlList(d.calls))
+		if k.udfsRead {
+			branches = append(branches, "SELECT 'u', "+col("UPPER(name)")+", '' FROM mysql.func WHERE UPPER(name) IN "+sqlList(d.calls))
+		}
+		for _, u := range d.calls {
+			if k.routines[u] {
+				want["f\x00"+u+"\x00"] = true
+			}
+			if k.udfsRead && k.udfs[u] {
+				want["u\x00"+u+"\x00"] = true
+			}
+		}
+	}
+	// A statement refused on a server with any remote table depends on
+	// there being none, or the same.
+	if every {
+		branches = append(branches, "SELECT 'R', "+col(objectName)+", "+col("ENGINE")+" FROM information_schema.TABLES WHERE ENGINE IN "+remoteEngines)
+		for key, eng := range k.engines {
+			want["R\x00"+key+"\x00"+eng] = true
+		}
+	}
+
+	rows, err := c.QueryContext(ctx, strings.Join(branches, " UNION ALL "))
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	got := map[string]bool{}
+	for rows.Next() {
+		var kind, name, value sql.NullString
+		if err := rows.Scan(&kind, &name, &value); err != nil {
+			return false, err
+		}
+		// The server may match names regardless of case: only the
+		// names asked for as written count, as in want.
+		if (kind.String == "t" || kind.String == "v") && !d.keys[name.String] {
+			continue
+		}
+		got[kind.String+"\x00"+name.String+"\x00"+value.String] = true
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	return sameSet(got, want), nil
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for key := range a {
+		if !b[key] {
+			return false
+		}
+	}
+	return true
+}
