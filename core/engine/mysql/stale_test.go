@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
@@ -137,5 +138,25 @@ func TestOwnObjectsNewerThanGuard(t *testing.T) {
 				t.Errorf("the next statement: %v %v", res, err)
 			}
 		})
+	}
+}
+
+// TestBuiltinsAreTheServers: a call the server's check takes as a
+// built-in is never looked up among the stored functions, so each must
+// be a function the server resolves to its own whatever the database
+// defines: one it lists among its SQL functions or keywords
+// (information_schema.SQL_FUNCTIONS, KEYWORDS: MariaDB 10.6 and later).
+func TestBuiltinsAreTheServers(t *testing.T) {
+	f := chinook(t)
+	var n int
+	if err := f.root.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'information_schema' AND TABLE_NAME = 'SQL_FUNCTIONS'").Scan(&n); err != nil || n == 0 {
+		t.Skipf("this server does not list its SQL functions (%v)", err)
+	}
+	for _, w := range twmysql.Builtins() {
+		own := f.scalar(t, "SELECT COUNT(*) FROM information_schema.SQL_FUNCTIONS WHERE FUNCTION = ?", w) != "0" ||
+			f.scalar(t, "SELECT COUNT(*) FROM information_schema.KEYWORDS WHERE WORD = ?", w) != "0"
+		if !own {
+			t.Errorf("%s is taken as the server's own function, which the server does not list", w)
+		}
 	}
 }
