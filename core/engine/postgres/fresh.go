@@ -189,12 +189,7 @@ func (e *Engine) reloadLocal(ctx context.Context, c *pgconn.PgConn, old *local) 
 	if e.local != old && e.local != nil {
 		return e.local, nil
 	}
-	loc, err := e.loadLocal(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	e.local, e.localAt = loc, time.Now()
-	return loc, nil
+	return e.readLocal(ctx, c)
 }
 
 // seen keeps the state a check that passed saw, so that the next checks

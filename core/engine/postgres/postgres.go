@@ -257,6 +257,12 @@ func (e *Engine) localFor(ctx context.Context, c *pgconn.PgConn) (*local, error)
 	if e.local != nil && time.Since(e.localAt) < localMaxAge {
 		return e.local, nil
 	}
+	return e.readLocal(ctx, c)
+}
+
+// readLocal reads what the guard knows of the database's own objects on
+// c and keeps it; e.localMu is held.
+func (e *Engine) readLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc, err := e.loadLocal(ctx, c)
 	if err != nil {
 		return nil, err
