@@ -149,11 +149,14 @@ const maxReloads = 3
 // (loc is what vetLocal returned for st).
 func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
 	f := e.firstFreshness()
-	// A statement tried again is still seen once.
+	// A verdict is made the second time its key is seen; a statement
+	// tried again is still seen once.
 	key := e.verdictKey(sql, st)
-	remember := key != "" && e.verdicts.seen(c, key)
+	if key != "" && !e.verdicts.seen(c, key) {
+		key = ""
+	}
 	for reloads := 0; ; {
-		desc, err := e.vetOnServer(ctx, c, st, sql, timeout, loc, afterMiss, remember, f)
+		desc, err := e.vetOnServer(ctx, c, st, sql, timeout, loc, afterMiss, key, f)
 		if !errors.Is(err, errStale) {
 			return desc, err
 		}

@@ -171,15 +171,15 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 // what vetLocal returned; afterMiss says that c is in the failed
 // transaction runVetted left, with the statement perhaps prepared (rolled
 // back and deallocated first, in the same round trip).
-// A SELECT that passes is remembered for c (verdicts, when remember:
-// the second time its key is seen) when the server's
-// state read before and after it is the same.
-func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss, remember bool, f freshness) (*pgconn.StatementDescription, error) {
+// A SELECT that passes is remembered for c under key (its verdictKey,
+// "" for none) when the server's state read before and after it is the
+// same.
+func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool, key string, f freshness) (*pgconn.StatementDescription, error) {
 	// The plan holds the constants the planner folded (repeat('x',
 	// 400000000) is one): it is read whole and parsed, so its size is
 	// bounded whatever the caps of the run.
 	c.Frontend().SetMaxBodyLen(planMaxBytes)
-	key := e.verdictKey(sql, st)
+	remember := key != ""
 	var shape *shaped
 	if remember && key != sql {
 		shape = shapeOf(sql, st.toks)
