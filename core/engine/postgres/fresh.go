@@ -90,19 +90,25 @@ const (
 	printCheck                  // the server's state or, when it differs, the print
 )
 
-// freshSQL is the check of level f and its parameters for loc.
+// freshSQL is the check of level f and its parameters for loc: it
+// answers the state now (or the print, where the server has no state),
+// raising staleRaise when loc is older than the database.
 func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) {
+	check := func(same, from string, args ...[]byte) (string, [][]byte, []uint32) {
+		oids := make([]uint32, len(args))
+		for i := range oids {
+			oids[i] = pgtype.TextOID
+		}
+		return "SELECT CASE " + same + " ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + from + ") AS now(s)", args, oids
+	}
 	state := []byte(*loc.state.Load())
 	switch {
 	case f == stateCheck:
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)",
-			[][]byte{state}, []uint32{pgtype.TextOID}
+		return check("WHEN pg_catalog.texteq(s, $1) THEN s", e.stateSQL, state)
 	case e.stateSQL == "":
-		return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + printSQL + ") AS now(s)",
-			[][]byte{[]byte(loc.print)}, []uint32{pgtype.TextOID}
+		return check("WHEN pg_catalog.texteq(s, $1) THEN s", printSQL, []byte(loc.print))
 	}
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq((" + printSQL + "), $2) THEN s ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)",
-		[][]byte{state, []byte(loc.print)}, []uint32{pgtype.TextOID, pgtype.TextOID}
+	return check("WHEN pg_catalog.texteq(s, $1) THEN s WHEN pg_catalog.texteq(("+printSQL+"), $2) THEN s", e.stateSQL, state, []byte(loc.print))
 }
 
 // freshLiteral is the check that loc is what the database holds (the
