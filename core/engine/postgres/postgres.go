@@ -69,6 +69,7 @@ type Engine struct {
 	// stateSQL reads what a verdict depends on (vetted.go), "" when the
 	// server cannot; verdicts are the statements each connection passed.
 	stateSQL  string
+	checkSQL  string       // the check of a verdict's state (checkSQL)
 	shapes    bool         // verdicts for shapes too
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check

@@ -79,24 +79,30 @@ const stateColumn = "tablewise_state"
 // this form; servers that speak the protocol without it fail the probe
 // at open).
 func stateSQL(major string) string {
+	return "SELECT " + stateExpr(major) + " AS " + stateColumn
+}
+
+// stateExpr is the expression stateSQL reads.
+func stateExpr(major string) string {
 	snapshot := "pg_catalog.pg_snapshot_out(pg_catalog.pg_current_snapshot())"
 	switch major {
 	case "9", "10", "11", "12":
 		snapshot = "pg_catalog.txid_snapshot_out(pg_catalog.txid_current_snapshot())"
 	}
 	cat := func(a, b string) string { return "pg_catalog.textcat(" + a + ", " + b + ")" }
-	state := cat(cat(cat(cat("pg_catalog.textin("+snapshot+")", "' '"),
+	return cat(cat(cat(cat("pg_catalog.textin("+snapshot+")", "' '"),
 		"pg_catalog.textin(pg_catalog.timestamptz_out(pg_catalog.pg_conf_load_time()))"), "' '"),
 		"pg_catalog.current_setting('search_path')")
-	return "SELECT " + state + " AS " + stateColumn
 }
 
-// checkSQL raises an error (a text that is not a number read as one)
-// when the state is no longer $1, and from then on lets the transaction
-// wait for no lock (lockColumn). The state is not a constant, so the
-// reading is not folded while the check is planned.
-func (e *Engine) checkSQL() string {
-	return "SELECT CASE WHEN pg_catalog.texteq(s, $1) THEN 0 ELSE pg_catalog.int4in(pg_catalog.textout(s)) END, " + e.lockColumn() + " FROM (" + e.stateSQL + ") AS now(s)"
+// checkSQL raises an error (a division by zero) when the state is no
+// longer $1, and from then on lets the transaction wait for no lock
+// (lockColumn). The state is not a constant (its functions are STABLE),
+// so the division is not folded while the check is planned. One
+// expression, no subquery: the check is parsed and planned on every
+// run, and that is most of what it costs.
+func checkSQL(major, lock string) string {
+	return "SELECT pg_catalog.int4div(1, pg_catalog.int4(pg_catalog.texteq(" + stateExpr(major) + ", $1))) AS tablewise_check, " + lock
 }
 
 // keepable reports whether a verdict may be kept for plan: not when it
@@ -248,6 +254,7 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 		return
 	}
 	e.stateSQL = sql
+	e.checkSQL = checkSQL(e.major, e.lockColumn())
 	if _, err := c.Exec(ctx, "SHOW plan_cache_mode").ReadAll(); err == nil {
 		e.shapes = true
 	}
@@ -263,7 +270,7 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
 	p.SendPrepare(preparedName, sql, nil)
-	p.SendQueryParams(e.checkSQL(), [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(e.checkSQL, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
