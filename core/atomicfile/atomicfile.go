@@ -30,12 +30,15 @@ type File struct {
 
 // Create starts writing path: a temporary file beside it, named after it
 // (".name.*.tmp") and created with the permissions perm less the umask,
-// that Commit renames to path. The directory must exist. Errors name path,
+// or those of the file path names when there is one (as a shell's >
+// leaves them: a file only its owner may read stays so), that Commit
+// renames to path. The directory must exist. Errors name path,
 // never the temporary file. A target that is a named pipe, stdout, stderr
 // or the null device (also through a link, as /dev/stdout is) is opened
 // and written straight; another device is refused.
 func Create(path string, perm fs.FileMode) (*File, error) {
-	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || isStdStream(fi)) && !fi.IsDir() {
+	fi, err := os.Stat(path)
+	if err == nil && (!fi.Mode().IsRegular() || isStdStream(fi)) && !fi.IsDir() {
 		if !writesStraight(fi) {
 			return nil, &fs.PathError{Op: "create", Path: path, Err: errDevice}
 		}
@@ -54,6 +57,13 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 		}
 		if err != nil {
 			return nil, &fs.PathError{Op: "create", Path: path, Err: underlying(err)}
+		}
+		if fi != nil && fi.Mode().IsRegular() {
+			if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+				tmp.Close()
+				os.Remove(name)
+				return nil, &fs.PathError{Op: "create", Path: path, Err: underlying(err)}
+			}
 		}
 		return &File{File: tmp, path: path}, nil
 	}

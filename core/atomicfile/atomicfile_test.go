@@ -27,10 +27,41 @@ func TestWriteFileReplacesWhole(t *testing.T) {
 	if err != nil || string(b) != "new contents" {
 		t.Fatalf("read %q, %v", b, err)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
-	}
 	assertOnly(t, dir, "out.csv")
+}
+
+// TestReplacedFileKeepsItsMode: a file replaced keeps the permissions it
+// had, as a shell's > leaves them: a file only its owner could read must
+// not become readable by everyone because an export or a chart replaced
+// it, nor a shared one lose its group's access.
+func TestReplacedFileKeepsItsMode(t *testing.T) {
+	for _, mode := range []fs.FileMode{0o600, 0o664, 0o640} {
+		path := filepath.Join(t.TempDir(), "out.csv")
+		if err := os.WriteFile(path, []byte("old"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil { // the umask may have cut it
+			t.Fatal(err)
+		}
+		if err := atomicfile.WriteFile(path, []byte("new"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := atomicfile.Create(path, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("newer")
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("a %v file replaced twice: mode %v (%v), want %v", mode, fi.Mode().Perm(), err, mode)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "newer" {
+			t.Errorf("a %v file replaced: holds %q, want \"newer\"", mode, b)
+		}
+	}
 }
 
 // A file aborted half-way leaves the target as it was and no temporary
