@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHTTPGETStreamsAreBounded: a client that opens GET streams on one
+// session without end must not grow the server without end. Each stream
+// holds a connection, its buffers and a goroutine for as long as the
+// client keeps it open (heartbeats keep it alive), so their number is
+// bounded like the sessions are: past the bound a GET is answered 503 at
+// once instead of being held open.
+func TestHTTPGETStreamsAreBounded(t *testing.T) {
+	ts := httpServer(t, newServer(t, sampleDB(t)), HTTPOptions{Addr: "127.0.0.1:0"})
+	resp := post(t, ts.URL, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, sid)
+	addr := strings.TrimPrefix(ts.URL, "http://")
+
+	open := func() (int, net.Conn) {
+		c, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n", EndpointPath, addr, sid)
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		require.NoError(t, err, "no status line for a GET stream")
+		var code int
+		_, err = fmt.Sscanf(line, "HTTP/1.1 %d", &code)
+		require.NoError(t, err, line)
+		return code, c
+	}
+	var held []net.Conn
+	for range maxSessions + 5 {
+		code, c := open()
+		t.Cleanup(func() { c.Close() })
+		if code == http.StatusOK {
+			held = append(held, c)
+			continue
+		}
+		require.Equal(t, http.StatusServiceUnavailable, code)
+	}
+	require.LessOrEqual(t, len(held), maxSessions, "GET streams held open at once")
+
+	// A stream the client closes gives its place back.
+	held[0].Close()
+	require.Eventually(t, func() bool {
+		code, c := open()
+		c.Close()
+		return code == http.StatusOK
+	}, 5*time.Second, 20*time.Millisecond)
+}
