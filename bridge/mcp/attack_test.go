@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 )
 
 // TestHTTPGETStreamsAreBounded: a client that opens GET streams on one
@@ -57,4 +59,20 @@ func TestHTTPGETStreamsAreBounded(t *testing.T) {
 		c.Close()
 		return code == http.StatusOK
 	}, 5*time.Second, 20*time.Millisecond)
+}
+
+// TestExportCSVOneHugeRowIsCapped: the byte cap holds for a row that
+// alone passes it. Before, the cap was looked at only between rows, so
+// a first row of two 4,000,000-byte values came back whole (an 8 MB CSV,
+// and one of 45 MB values made the server hold over a gigabyte).
+func TestExportCSVOneHugeRowIsCapped(t *testing.T) {
+	c := sampleClient(t)
+	res := mcptest.Call(t, c, "export_csv", map[string]any{"sql": "SELECT printf('%.*c', 4000000, 'x') AS a, printf('%.*c', 4000000, 'y') AS b"})
+	got := okResult[CSVExport](t, res)
+	assert.True(t, got.Capped)
+	assert.Equal(t, "bytes", got.CappedBy)
+	assert.Equal(t, 0, got.RowCount)
+	_, csv := csvOf(t, res)
+	assert.True(t, csv == "a,b\r\n", "the header alone, not %d bytes", len(csv))
+	assert.LessOrEqual(t, got.Bytes, exportMaxBytes)
 }
