@@ -2,9 +2,12 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +78,37 @@ func TestExportCSVOneHugeRowIsCapped(t *testing.T) {
 	_, csv := csvOf(t, res)
 	assert.True(t, csv == "a,b\r\n", "the header alone, not %d bytes", len(csv))
 	assert.LessOrEqual(t, got.Bytes, exportMaxBytes)
+}
+
+// TestStdioLongLineIsBounded: a message on stdio is bounded like an HTTP
+// request body. Before, the whole line was read into memory however long
+// it was, and parsed (a 300 MB line took the server to 1.5 GB). A line
+// longer than maxBodyBytes is now answered with an error and skipped as
+// it streams past; the next message is served as usual.
+func TestStdioLongLineIsBounded(t *testing.T) {
+	s := newServer(t, sampleDB(t))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { _ = s.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	out := bufio.NewReader(outR)
+	call := func(line []byte) string {
+		t.Helper()
+		_, err := inW.Write(line)
+		require.NoError(t, err)
+		resp, err := out.ReadString('\n')
+		require.NoError(t, err)
+		return resp
+	}
+	require.Contains(t, call([]byte(initBody+"\n")), `"serverInfo"`)
+
+	line := []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_sql","arguments":{"sql":"SELECT 1 -- ` + strings.Repeat("x", 32<<20) + `"}}}` + "\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := call(line)
+	runtime.ReadMemStats(&after)
+	assert.Contains(t, got, `"error"`)
+	assert.Contains(t, got, "too large")
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "bytes allocated reading a 32 MiB line")
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":3,"result":{}}`, call([]byte(`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")), "the next message is served")
 }
