@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -142,5 +144,37 @@ func TestRunawayStatementsStopAtTheirBounds(t *testing.T) {
 		if took > timeout+2*time.Second*engine.RaceSlowdown {
 			t.Errorf("%s: stopped after %s (deadline %s)", c.sql, took, timeout)
 		}
+	}
+}
+
+// TestPragmaFunctionBehindARealTableIsRefusedByName: in a database that
+// has a table named pragma_journal_mode, temp.pragma_journal_mode is
+// still SQLite's pragma function (no such table in temp), which the
+// check at prepare time took for the table. The pragma it runs is denied
+// by the authorizer as it runs; that denial must read as the refusal it
+// is, naming the pragma, not as a bare "not authorized" database error.
+func TestPragmaFunctionBehindARealTableIsRefusedByName(t *testing.T) {
+	path := testdb.Build(t, "crafted.db", "CREATE TABLE pragma_journal_mode(journal_mode TEXT); INSERT INTO pragma_journal_mode VALUES ('x');")
+	before, names := testdb.FileHash(t, path), dirNames(t, filepath.Dir(path))
+	d, err := sqlite.Open(context.Background(), path, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if res, err := query.Collect(context.Background(), d, "SELECT * FROM pragma_journal_mode", query.Options{}); err != nil || len(res.Rows) != 1 {
+		t.Fatalf("the table itself: %v %v", res, err)
+	}
+	for _, sql := range []string{
+		"SELECT * FROM temp.pragma_journal_mode",
+		"SELECT * FROM temp.pragma_journal_mode('main')",
+	} {
+		_, err := query.Collect(context.Background(), d, sql, query.Options{})
+		var r *guard.Rejection
+		if !errors.As(err, &r) || !strings.Contains(err.Error(), "journal_mode") {
+			t.Errorf("%s: %v, want a refusal naming journal_mode", sql, err)
+		}
+	}
+	if testdb.FileHash(t, path) != before || !slices.Equal(dirNames(t, filepath.Dir(path)), names) {
+		t.Fatal("the database or its directory changed")
 	}
 }
