@@ -17,6 +17,16 @@ import (
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 )
 
+// newSession initializes a session at url and returns its ID.
+func newSession(t *testing.T, url string) string {
+	t.Helper()
+	resp := post(t, url, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	id := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, id)
+	return id
+}
+
 // TestHTTPGETStreamsAreBounded: a client that opens GET streams on one
 // session without end must not grow the server without end. Each stream
 // holds a connection, its buffers and a goroutine for as long as the
@@ -25,10 +35,7 @@ import (
 // once instead of being held open.
 func TestHTTPGETStreamsAreBounded(t *testing.T) {
 	ts := httpServer(t, newServer(t, sampleDB(t)), HTTPOptions{Addr: "127.0.0.1:0"})
-	resp := post(t, ts.URL, nil)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	sid := resp.Header.Get("Mcp-Session-Id")
-	require.NotEmpty(t, sid)
+	sid := newSession(t, ts.URL)
 	addr := strings.TrimPrefix(ts.URL, "http://")
 
 	open := func() (int, net.Conn) {
