@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
+	"github.com/tablewise/tablewise/core/db"
+	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
 // newSession initializes a session at url and returns its ID.
@@ -118,4 +120,25 @@ func TestStdioLongLineIsBounded(t *testing.T) {
 	assert.Contains(t, got, "too large")
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "bytes allocated reading a 32 MiB line")
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":3,"result":{}}`, call([]byte(`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")), "the next message is served")
+}
+
+// TestExportCSVOneHugeRowIsCappedOnPostgres: the same on PostgreSQL,
+// where the driver reads a whole row into memory before any sink sees
+// it: the run's own byte cap refuses the row as it arrives. Before, a row
+// of two 48 MB values came back as a 96 MB CSV (689 MB resident).
+func TestExportCSVOneHugeRowIsCappedOnPostgres(t *testing.T) {
+	pg, err := db.Open(context.Background(), servers.PostgresSample(t), db.Options{Label: "shop"})
+	require.NoError(t, err)
+	t.Cleanup(func() { pg.Close() })
+	c, _ := connectInit(t, newServer(t, pg))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := mcptest.Call(t, c, "export_csv", map[string]any{"sql": "SELECT repeat(md5(g::text), 1500000) AS a, repeat(md5(g::text), 1500000) AS b FROM generate_series(1, 1) AS g"})
+	runtime.ReadMemStats(&after)
+	got := okResult[CSVExport](t, res)
+	assert.True(t, got.Capped)
+	assert.Equal(t, "bytes", got.CappedBy)
+	assert.Equal(t, 0, got.RowCount)
+	assert.LessOrEqual(t, got.Bytes, exportMaxBytes)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(48<<20), "bytes allocated for an export capped at %d", exportMaxBytes)
 }
