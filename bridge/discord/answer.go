@@ -401,8 +401,9 @@ func (b *Bot) csv(ctx context.Context, d *db.DB, sql string, limit int) ([]byte,
 		}
 		sink := &csvSink{Writer: w, buf: &buf, stopAt: stopAt, limit: limit}
 		// The values read are bounded too, so that no engine reads a row
-		// far past the limit into memory.
-		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: csvMaxRows, MaxBytes: 2 * int64(limit), Timeout: csvTimeout}, sink)
+		// far past the limit into memory: at 8 times the limit, as a value
+		// counts 16 bytes besides its text and takes at least 2 of CSV.
+		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: csvMaxRows, MaxBytes: 8 * int64(limit), Timeout: csvTimeout}, sink)
 		if err != nil && !errors.Is(err, errCSVFull) {
 			return nil, 0, false, err
 		}

@@ -22,11 +22,11 @@ import (
 const (
 	exportMaxRows  = 100_000
 	exportMaxBytes = 5 << 20
-	// exportMaxValueBytes bounds the values read (engine.Caps counts 16
-	// bytes a value besides its text), so that an engine never reads a
-	// row far past the CSV cap into memory; the CSV cap comes first for
-	// all but the narrowest rows.
-	exportMaxValueBytes = 2 * exportMaxBytes
+	// exportMaxValueBytes bounds the values read, so that an engine never
+	// reads a row far past the CSV cap into memory. engine.Caps counts 16
+	// bytes a value besides its text, and a value takes at least 2 bytes
+	// of CSV: the CSV cap always comes first.
+	exportMaxValueBytes = 8 * exportMaxBytes
 )
 
 // exportTimeout bounds an export: longer than a query, it reads more rows.
