@@ -399,8 +399,11 @@ func (b *Bot) csv(ctx context.Context, d *db.DB, sql string, limit int) ([]byte,
 		if err != nil {
 			return nil, 0, false, err
 		}
-		sink := &csvSink{Writer: w, buf: &buf, stopAt: stopAt}
-		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: csvMaxRows, Timeout: csvTimeout}, sink)
+		sink := &csvSink{Writer: w, buf: &buf, stopAt: stopAt, limit: limit}
+		// The values read are bounded too, so that no engine reads a row
+		// far past the limit into memory: at 8 times the limit, as a value
+		// counts 16 bytes besides its text and takes at least 2 of CSV.
+		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: csvMaxRows, MaxBytes: 8 * int64(limit), Timeout: csvTimeout}, sink)
 		if err != nil && !errors.Is(err, errCSVFull) {
 			return nil, 0, false, err
 		}
@@ -415,17 +418,25 @@ func (b *Bot) csv(ctx context.Context, d *db.DB, sql string, limit int) ([]byte,
 	return nil, 0, true, nil
 }
 
-// csvSink counts rows and stops the run when the CSV reaches stopAt.
+// csvSink counts rows and stops the run when the CSV reaches stopAt, or
+// before a row whose values alone would take it past limit.
 type csvSink struct {
 	export.Writer
 	buf    *bytes.Buffer
 	stopAt int
+	limit  int
 	rows   int
 	full   bool
 }
 
 func (c *csvSink) Row(cur query.Cursor) error {
-	if c.buf.Len() >= c.stopAt {
+	size := 0
+	for i := range cur.Len() {
+		if k := cur.Kind(i); k == query.Text || k == query.Blob {
+			size += len(cur.Bytes(i))
+		}
+	}
+	if c.buf.Len() >= c.stopAt || c.buf.Len()+size > c.limit {
 		c.full = true
 		return errCSVFull
 	}

@@ -22,6 +22,11 @@ import (
 const (
 	exportMaxRows  = 100_000
 	exportMaxBytes = 5 << 20
+	// exportMaxValueBytes bounds the values read, so that an engine never
+	// reads a row far past the CSV cap into memory. engine.Caps counts 16
+	// bytes a value besides its text, and a value takes at least 2 bytes
+	// of CSV: the CSV cap always comes first.
+	exportMaxValueBytes = 8 * exportMaxBytes
 )
 
 // exportTimeout bounds an export: longer than a query, it reads more rows.
@@ -66,7 +71,7 @@ var exportCSV = tool{
 			return nil, err
 		}
 		sink := &cappedSink{Writer: w, buf: &buf}
-		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: exportMaxRows, Timeout: exportTimeout}, sink)
+		sum, err := query.Run(ctx, d, sql, query.Options{MaxRows: exportMaxRows, MaxBytes: exportMaxValueBytes, Timeout: exportTimeout}, sink)
 		if err != nil && !errors.Is(err, errCapped) {
 			return nil, err
 		}
@@ -90,7 +95,13 @@ var exportCSV = tool{
 // errCapped stops an export at the byte cap.
 var errCapped = errors.New("export capped")
 
-// cappedSink stops the run once the CSV passes exportMaxBytes. The CSV
+// exportRowSlack is how far past exportMaxBytes the row that reaches the
+// cap may take the CSV: a row longer than that is never written.
+const exportRowSlack = 64 << 10
+
+// cappedSink stops the run once the CSV passes exportMaxBytes, or before
+// a row whose values alone would take it past exportMaxBytes +
+// exportRowSlack (one row may hold values of many megabytes). The CSV
 // writer buffers up to 64 KB, so the cap is approximate.
 type cappedSink struct {
 	export.Writer
@@ -99,7 +110,13 @@ type cappedSink struct {
 }
 
 func (c *cappedSink) Row(cur query.Cursor) error {
-	if c.buf.Len() >= exportMaxBytes {
+	size := 0
+	for i := range cur.Len() {
+		if k := cur.Kind(i); k == query.Text || k == query.Blob {
+			size += len(cur.Bytes(i))
+		}
+	}
+	if c.buf.Len() >= exportMaxBytes || c.buf.Len()+size > exportMaxBytes+exportRowSlack {
 		c.capped = true
 		return errCapped
 	}

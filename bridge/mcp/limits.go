@@ -37,6 +37,11 @@ const (
 	// maxSessions bounds the sessions remembered; the least recently used
 	// one is ended (as a DELETE would) to make room.
 	maxSessions = 1000
+
+	// maxStreams bounds the GET streams held open at once (each holds a
+	// connection, its buffers and a goroutine until the client leaves):
+	// one per remembered session. More are answered 503 with Retry-After.
+	maxStreams = maxSessions
 )
 
 // bodyTimeout bounds reading a request body, so that a client cannot hold a
@@ -112,10 +117,22 @@ func (h *slotHolder) releaseAll() {
 // most maxInFlight at once (503 beyond), a body of at most maxBodyBytes
 // (413) read within bodyTimeout (408), a write deadline of writeTimeout for
 // the response, and the call slots its tool calls take held until the
-// response is written. GET streams and DELETE pass through.
+// response is written. At most maxStreams GET streams are open at once
+// (503 beyond); DELETE passes through.
 func limitRequests(writeTimeout time.Duration, next http.Handler) http.Handler {
 	inFlight := make(chan struct{}, maxInFlight)
+	streams := make(chan struct{}, maxStreams)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			select {
+			case streams <- struct{}{}:
+				defer func() { <-streams }()
+			default:
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, fmt.Sprintf("server busy: %d streams are already open; retry in a moment", maxStreams), http.StatusServiceUnavailable)
+				return
+			}
+		}
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return

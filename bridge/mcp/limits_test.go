@@ -69,10 +69,7 @@ func rpc(t *testing.T, method, url, session, msg string) *http.Response {
 // the client starts a new session; a real session works.
 func TestHTTPUnknownSessionIsNotFound(t *testing.T) {
 	ts := httpServer(t, newServer(t, sampleDB(t)), HTTPOptions{Addr: "127.0.0.1:0"})
-	init := post(t, ts.URL, nil)
-	require.Equal(t, http.StatusOK, init.StatusCode)
-	session := init.Header.Get("Mcp-Session-Id")
-	require.NotEmpty(t, session)
+	session := newSession(t, ts.URL)
 	const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	assert.Equal(t, http.StatusOK, rpc(t, http.MethodPost, ts.URL, session, list).StatusCode, "the real session")
 

@@ -91,17 +91,39 @@ type stdioConn struct {
 // handed to another goroutine.
 func (c *stdioConn) read() {
 	for {
-		line, err := c.in.ReadBytes('\n')
+		line, tooLong, err := c.readLine()
 		if err != nil {
 			// Whatever came before the end is served first; the
 			// connection then ends.
 			defer c.end(err)
 		}
-		if len(bytes.TrimSpace(line)) > 0 && c.serve(line) {
+		if tooLong {
+			c.write(mcpgo.NewJSONRPCError(mcpgo.NewRequestId(nil), mcpgo.PARSE_ERROR,
+				fmt.Sprintf("message too large: over %d KiB (SQL is limited to 100 KB)", maxBodyBytes>>10), nil))
+		} else if len(bytes.TrimSpace(line)) > 0 && c.serve(line) {
 			return
 		}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// readLine reads one message, a line of at most maxBodyBytes as an HTTP
+// request body is. A longer line is read past without being kept, and
+// reported as too long.
+func (c *stdioConn) readLine() (line []byte, tooLong bool, err error) {
+	for {
+		frag, err := c.in.ReadSlice('\n')
+		switch {
+		case tooLong:
+		case len(line)+len(frag) > maxBodyBytes+1: // +1: the newline
+			line, tooLong = nil, true
+		default:
+			line = append(line, frag...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
 		}
 	}
 }

@@ -136,8 +136,14 @@ func (rf *reportFlags) write(s *streams, rep interface{ Text() string }) error {
 }
 
 // sqlAndOut reads the statement of a command that writes a file (--sql,
-// else the positionals; "-" reads stdin) and requires it and --out.
+// else the positionals; "-" reads stdin) and requires it and --out. Both
+// --sql and positionals is a usage error naming the positional.
 func sqlAndOut(fs *flag.FlagSet, sql *string, pos []string, out string, s *streams) error {
+	if *sql != "" && len(pos) > 0 {
+		// Dropping it would run against another database than the one
+		// the user may have meant, and could replace that file with --out.
+		return usagef("%s: %q is not used: the statement is --sql; to read a database or data file give it with --db %s", fs.Name(), pos[0], pos[0])
+	}
 	var err error
 	if *sql, err = sqlText(*sql, pos, s); err != nil {
 		return err

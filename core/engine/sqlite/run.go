@@ -199,6 +199,10 @@ func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, 
 		return errLeft
 	}
 	caps := engine.NewCaps(opt, sum)
+	// A pragma function runs its PRAGMA as the statement steps, and the
+	// authorizer sees it then: a denial is the refusal it records.
+	auth := stateOf(c)
+	auth.denied = nil
 	began := false
 	for {
 		g.release()
@@ -207,6 +211,10 @@ func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, 
 			return errLeft
 		}
 		if err != nil {
+			var le *lite.Error
+			if errors.As(err, &le) && le.Code == lite.CodeAuth && auth.denied != nil {
+				return auth.denied.rejection()
+			}
 			return stepError(ctx, err, stop(), timeout)
 		}
 		if !began {
