@@ -42,8 +42,9 @@ type token struct {
 }
 
 // lex reads sql with PostgreSQL's lexical rules, skipping comments
-// (nested /* */ and --) and whitespace. Unterminated strings, names and
-// comments end at the end of the text.
+// (nested /* */, and -- up to a newline or a carriage return) and
+// whitespace. Unterminated strings, names and comments end at the end of
+// the text.
 func lex(sql string) []token {
 	var out []token
 	i := 0
@@ -61,7 +62,8 @@ func lex(sql string) []token {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
 		case c == '-' && i+1 < n && sql[i+1] == '-':
-			for i < n && sql[i] != '\n' {
+			// The server ends it at a carriage return too.
+			for i < n && sql[i] != '\n' && sql[i] != '\r' {
 				i++
 			}
 		case c == '/' && i+1 < n && sql[i+1] == '*':
