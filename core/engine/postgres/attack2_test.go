@@ -22,3 +22,26 @@ func TestLineCommentEndsAtCarriageReturn(t *testing.T) {
 		"SELECT 1 AS a -- a comment\r, fold(2) AS b",
 		"EXPLAIN SELECT 1 --\r, fold(3)")
 }
+
+// TestExplainAnalyzeSpelledOtherwise: EXPLAIN ANALYZE runs the statement,
+// and the guard plans only the statement it reads after EXPLAIN's
+// options. The server reads a quoted "analyze" as the option, a ) inside
+// a comment as a comment, and the word explain inside a comment as
+// nothing: none of these may run an EXPLAIN ANALYZE, here of a file_fdw
+// table whose program the plan check refuses, so that the program never
+// runs.
+func TestExplainAnalyzeSpelledOtherwise(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	_, ran := programTable(t, a)
+	e := open(t, url)
+	refused(t, e, "",
+		`EXPLAIN ("analyze") SELECT * FROM ran`,
+		`EXPLAIN (FORMAT JSON, "analyze" true) SELECT * FROM ran`,
+		`EXPLAIN (FORMAT JSON /*) SELECT 1 --*/, ANALYZE) SELECT * FROM ran`,
+		"/* explain select 1 -- */ EXPLAIN ANALYZE SELECT * FROM ran")
+	for _, sql := range []string{`EXPLAIN ("analyze") SELECT 1`, `EXPLAIN (FORMAT JSON /*) SELECT 1 --*/, ANALYZE) SELECT 1`} {
+		refused(t, e, "EXPLAIN ANALYZE", sql)
+	}
+	notCreated(t, ran, "the program ran")
+}

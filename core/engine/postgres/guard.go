@@ -327,26 +327,26 @@ func stripExplain(sql string) (string, error) {
 }
 
 // explained returns the statement an EXPLAIN explains, refusing ANALYZE
-// (which runs it) in either option form.
+// (which runs it) in either option form. The option list is read as
+// tokens: a ) in a comment or string does not end it, and a quoted
+// "analyze" is the option too.
 func explained(sql string) (string, error) {
 	rest := afterWord(sql, "explain")
 	toks := lex(rest)
 	analyze := &guard.Rejection{What: "EXPLAIN ANALYZE", Reason: "EXPLAIN ANALYZE is not allowed: it runs the statement", Hint: "use EXPLAIN without ANALYZE, or run the query itself"}
 	if len(toks) > 0 && toks[0].kind == 'p' && toks[0].text == "(" {
 		depth := 0
-		for i, r := range rest {
-			switch r {
-			case '(':
+		for _, t := range toks {
+			switch {
+			case t.kind == 'w' || t.kind == 'q':
+				if w := strings.ToLower(t.text); w == "analyze" || w == "analyse" {
+					return "", analyze
+				}
+			case t.kind == 'p' && t.text == "(":
 				depth++
-			case ')':
-				depth--
-				if depth == 0 {
-					for _, t := range lex(rest[:i]) {
-						if t.kind == 'w' && (t.text == "analyze" || t.text == "analyse") {
-							return "", analyze
-						}
-					}
-					return rest[i+1:], nil
+			case t.kind == 'p' && t.text == ")":
+				if depth--; depth == 0 {
+					return rest[t.end:], nil
 				}
 			}
 		}
@@ -365,22 +365,14 @@ func explained(sql string) (string, error) {
 	}
 }
 
-// afterWord returns the text after the first occurrence of word (a word
-// token, matched case-insensitively) in sql, comments before it skipped.
+// afterWord returns the text after the first word token of sql that is
+// word (lower case): comments and strings before it are skipped, and
+// what they hold is not a word.
 func afterWord(sql, word string) string {
-	lower := strings.ToLower(sql)
-	i := 0
-	for i < len(sql) {
-		j := strings.Index(lower[i:], word)
-		if j < 0 {
-			return ""
+	for _, t := range lex(sql) {
+		if t.kind == 'w' && t.text == word {
+			return sql[t.end:]
 		}
-		j += i
-		end := j + len(word)
-		if (j == 0 || !isIdentByte(sql[j-1])) && (end >= len(sql) || !isIdentByte(sql[end])) {
-			return sql[end:]
-		}
-		i = end
 	}
 	return ""
 }
