@@ -45,3 +45,37 @@ func TestExplainAnalyzeSpelledOtherwise(t *testing.T) {
 	}
 	notCreated(t, ran, "the program ran")
 }
+
+// TestDomainCheckReachedThroughOtherTypes: a domain whose CHECK calls the
+// database's own code runs it whenever a value is converted to it: also
+// through a domain over it, an array of it, a composite type, table or
+// view with a column of it (a literal, ROW(…), json_populate_record), a
+// range over it, and when the CHECK calls that code through an operator.
+// Here it ends another session.
+func TestDomainCheckReachedThroughOtherTypes(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, foldKiller)
+	exec(t, a, `CREATE FUNCTION positive(int, int) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN $1 > $2; END $$`)
+	exec(t, a, `CREATE OPERATOR >>> (LEFTARG = int, RIGHTARG = int, FUNCTION = positive)`)
+	exec(t, a, `CREATE DOMAIN checked AS int CHECK (fold(VALUE) > 0)`)
+	exec(t, a, `CREATE DOMAIN over_checked AS checked`)
+	exec(t, a, `CREATE DOMAIN op_checked AS int CHECK (VALUE >>> 0)`)
+	exec(t, a, `CREATE TYPE holder AS (x checked)`)
+	exec(t, a, `CREATE TABLE holds (x checked)`)
+	exec(t, a, `CREATE VIEW holds_view AS SELECT x FROM holds`)
+	exec(t, a, `CREATE TYPE checked_range AS RANGE (SUBTYPE = over_checked)`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "is not allowed",
+		`SELECT 5::over_checked`,
+		`SELECT '{5}'::_checked`,
+		`SELECT 5::op_checked`,
+		`SELECT '(5)'::holder`,
+		`SELECT ROW(5)::holder`,
+		`SELECT '(5)'::holds`,
+		`SELECT json_populate_record(NULL::holds, '{"x": 5}')`,
+		`SELECT '(5)'::holds_view`,
+		`SELECT '[1,5)'::checked_range`)
+}

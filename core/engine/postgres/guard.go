@@ -729,8 +729,13 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // ('o'), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family) and
-// aggregates ('a', one row per support function),
-// and the text of domains' CHECK constraints ('d').
+// aggregates ('a', one row per support function), and, for every type
+// that converting a value to runs a domain's CHECK constraints, the text
+// of each ('d') and the functions of the database's own it calls,
+// directly or through an operator ('k'). Those types are the domain
+// itself, and, however deep, a domain over one, an array of one, a
+// composite type (a table's or a view's too) with a column of one, and a
+// range or multirange over one: converting to them converts to it.
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
 	WHERE o.oid >= 16384
@@ -748,8 +753,20 @@ UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_cat
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
 	WHERE oc.opcdefault AND oc.oid >= 16384
-UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
-	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
+UNION ALL (WITH RECURSIVE checked(typ, con) AS (
+	SELECT k.contypid, k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0
+UNION
+	SELECT t.oid, c.con FROM checked c JOIN pg_catalog.pg_type ct ON ct.oid = c.typ
+	LEFT JOIN pg_catalog.pg_attribute a ON a.atttypid = c.typ AND a.attnum > 0 AND NOT a.attisdropped
+	LEFT JOIN pg_catalog.pg_range rg ON c.typ IN (rg.rngsubtype, rg.rngtypid)
+	JOIN pg_catalog.pg_type t ON t.typbasetype = c.typ OR t.oid = ct.typarray OR t.typrelid <> 0 AND t.typrelid = a.attrelid
+		OR t.oid IN (rg.rngtypid, rg.rngmultitypid)
+)
+SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(c.con) FROM checked c JOIN pg_catalog.pg_type t ON t.oid = c.typ
+UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM checked c JOIN pg_catalog.pg_type t ON t.oid = c.typ
+	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = c.con
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
+	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(o.oprcode::oid, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END))`
 
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions.
@@ -895,7 +912,7 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) {
 				loc.ops[name] = what
 			}
-		case "c", "i", "r":
+		case "c", "i", "r", "k":
 			if bad(what) {
 				loc.types[name] = what
 				if kind == "i" && loc.implicit == "" {
