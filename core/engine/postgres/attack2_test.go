@@ -79,3 +79,49 @@ func TestDomainCheckReachedThroughOtherTypes(t *testing.T) {
 		`SELECT '(5)'::holds_view`,
 		`SELECT '[1,5)'::checked_range`)
 }
+
+// TestKeywordsNameOperators: LIKE, ILIKE, SIMILAR TO, IN, BETWEEN, IS
+// DISTINCT FROM, NULLIF, CASE and != call operators (~~, ~~*, ~, =, >=,
+// <=, <, >, <>) that the text never writes: an operator of the
+// database's own with one of these names, over types the server has none
+// for, runs its code while the statement is planned. Here it ends
+// another session.
+func TestKeywordsNameOperators(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION compares(int, text) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN false; END $$`)
+	for _, op := range []string{"~~", "!~~", "~~*", "!~~*", "~", "!~", "=", "<>", ">=", "<=", "<", ">"} {
+		exec(t, a, `CREATE OPERATOR `+op+` (LEFTARG = int, RIGHTARG = text, FUNCTION = compares)`)
+	}
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "compares()",
+		`SELECT 1 LIKE 'x'::text`,
+		`SELECT 1 NOT LIKE 'x'::text`,
+		`SELECT 1 ILIKE 'x'::text`,
+		`SELECT 1 NOT ILIKE 'x'::text`,
+		`SELECT 1 SIMILAR TO 'x'::text`,
+		`SELECT 1 IN ('x'::text)`,
+		`SELECT 1 NOT IN ('x'::text)`,
+		`SELECT 1 BETWEEN 'a'::text AND 'b'::text`,
+		`SELECT 1 NOT BETWEEN 'a'::text AND 'b'::text`,
+		`SELECT 1 IS DISTINCT FROM 'x'::text`,
+		`SELECT NULLIF(1, 'x'::text)`,
+		`SELECT CASE 1 WHEN 'x'::text THEN 1 END`,
+		`SELECT 1 != 'x'::text`)
+}
+
+// TestNotEqualsWrittenBang: != is the operator <>, and the text holds no
+// <>: an operator <> of the database's own (and no = to give it away) is
+// still found.
+func TestNotEqualsWrittenBang(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION differs(int, text) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN true; END $$`)
+	exec(t, a, `CREATE OPERATOR <> (LEFTARG = int, RIGHTARG = text, FUNCTION = differs)`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "differs()", `SELECT 1 != 'x'::text`, `SELECT 1 NOT IN ('x'::text)`)
+}

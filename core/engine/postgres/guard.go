@@ -978,6 +978,24 @@ func (loc *local) none() bool {
 	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0 && loc.implicit == ""
 }
 
+// impliedOperators are the operators that a word of the statement calls,
+// by name and with the search_path, the text never writing them: LIKE is
+// ~~, IN is =, BETWEEN is >= and <=. An operator of the database's own by
+// one of these names, over types the server has none for, is called by
+// the word.
+var impliedOperators = map[string][]string{
+	"like":     {"~~", "!~~"},
+	"ilike":    {"~~*", "!~~*"},
+	"similar":  {"~", "!~"},
+	"in":       {"=", "<>"},
+	"distinct": {"="},
+	"nullif":   {"="},
+	"case":     {"="},
+	"using":    {"="},
+	"natural":  {"="},
+	"between":  {">=", "<=", "<", ">"},
+}
+
 // vet refuses text (toks, its tokens) that uses one of the database's
 // operators, casts or domains that call a denied function or code the
 // guard cannot see, or a view or table that reaches one.
@@ -989,10 +1007,26 @@ func (loc *local) vet(text string, toks []token, where string) error {
 		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
 			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
 	}
-	for op, fn := range loc.ops {
+	operator := func(op, written string) error {
+		return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s%s is not allowed in %s: it calls %s()", op, written, where, loc.ops[op]),
+			Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+	}
+	for op := range loc.ops {
 		if strings.Contains(text, op) {
-			return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s is not allowed in %s: it calls %s()", op, where, fn),
-				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+			return operator(op, "")
+		}
+		if op == "<>" && strings.Contains(text, "!=") {
+			return operator(op, " (written !=)")
+		}
+	}
+	for _, t := range toks {
+		if t.kind != 'w' {
+			continue
+		}
+		for _, op := range impliedOperators[t.text] {
+			if _, ok := loc.ops[op]; ok {
+				return operator(op, " (written "+strings.ToUpper(t.text)+")")
+			}
 		}
 	}
 	for _, t := range toks {
