@@ -125,3 +125,37 @@ func TestNotEqualsWrittenBang(t *testing.T) {
 	e := open(t, url)
 	refusedNaming(t, e, victim, "differs()", `SELECT 1 != 'x'::text`, `SELECT 1 NOT IN ('x'::text)`)
 }
+
+// TestKeywordsNameFunctions: TRIM, AT TIME ZONE, OVERLAPS, IS NORMALIZED,
+// COLLATION FOR, LIKE … ESCAPE and SIMILAR TO call pg_catalog's btrim,
+// timezone, overlaps, is_normalized, pg_collation_for, like_escape and
+// similar_to_escape, the text never writing their names: a function the
+// database's owner made there by one of these names, over types the
+// server has none for, runs while the statement is planned. Here it ends
+// another session.
+func TestKeywordsNameFunctions(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	body := `IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN ` + endVictim + ` END IF; RETURN NULL; END $$`
+	for _, f := range []string{
+		"btrim(int) RETURNS int", "timezone(int, int) RETURNS int", "overlaps(int, int, int, int) RETURNS bool",
+		"is_normalized(int) RETURNS bool", "pg_collation_for(int) RETURNS text", "like_escape(int, int) RETURNS text",
+		"similar_to_escape(int) RETURNS text",
+	} {
+		exec(t, a, "CREATE FUNCTION pg_catalog."+f+" "+body)
+	}
+	victim := victimSession(t, url)
+	e := open(t, url)
+	for fn, sql := range map[string]string{
+		"btrim":             `SELECT trim(both from 5)`,
+		"timezone":          `SELECT 1 AT TIME ZONE 2`,
+		"overlaps":          `SELECT (1, 2) OVERLAPS ROW(3, 4)`,
+		"is_normalized":     `SELECT 5 IS NORMALIZED`,
+		"pg_collation_for":  `SELECT COLLATION FOR (5)`,
+		"like_escape":       `SELECT 'a' LIKE 2 ESCAPE 3`,
+		"similar_to_escape": `SELECT 'a' SIMILAR TO 5`,
+	} {
+		refusedNaming(t, e, victim, fn+"()", sql)
+	}
+}

@@ -398,6 +398,17 @@ func deniedCall(toks []token, where string, loc *local) error {
 				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
 			}
 		}
+		if t.kind == 'w' {
+			for _, fn := range impliedCalls[name] {
+				if why, ok := loc.replaced(fn); ok {
+					return &guard.Rejection{
+						What:   fn + "()",
+						Reason: fmt.Sprintf("%s() is not allowed in %s (%s calls it): it %s", fn, where, strings.ToUpper(name), why),
+						Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
+					}
+				}
+			}
+		}
 		if i+1 == len(toks) || toks[i+1].kind != 'p' || toks[i+1].text != "(" {
 			continue
 		}
@@ -410,6 +421,21 @@ func deniedCall(toks []token, where string, loc *local) error {
 		}
 	}
 	return nil
+}
+
+// impliedCalls are the functions of pg_catalog that a word of the
+// statement calls, the text never writing their names: TRIM is btrim,
+// ltrim or rtrim, AT TIME ZONE is timezone. A function the database's
+// owner made in pg_catalog by one of these names, over types the server
+// has none for, is called by the word.
+var impliedCalls = map[string][]string{
+	"trim":       {"btrim", "ltrim", "rtrim"},
+	"zone":       {"timezone"},
+	"overlaps":   {"overlaps"},
+	"normalized": {"is_normalized"},
+	"collation":  {"pg_collation_for"},
+	"escape":     {"like_escape", "similar_to_escape"},
+	"similar":    {"similar_to_escape", "similar_escape"},
 }
 
 // deniedNames are functions that act outside the transaction, change the
