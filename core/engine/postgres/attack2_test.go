@@ -159,3 +159,30 @@ func TestKeywordsNameFunctions(t *testing.T) {
 		refusedNaming(t, e, victim, fn+"()", sql)
 	}
 }
+
+// TestStableBuiltinInViewRunsNothing: the planner runs a STABLE function
+// on constants when it estimates a condition's selectivity (col =
+// f(…)), before any plan can be read. table_to_xml and its kind are
+// STABLE and run a query, and a view's dependency on a function the
+// server ships is not recorded in pg_depend: a view whose condition calls
+// one ran that query (here reading a view that calls the database's own
+// code, by a name built from text, and so every view of the database)
+// while the statement was planned. The same for txid_current, which
+// assigns a transaction id.
+func TestStableBuiltinInViewRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, foldKiller)
+	exec(t, a, `CREATE VIEW boom AS SELECT fold(1) AS f`)
+	exec(t, a, `CREATE VIEW by_name AS SELECT * FROM "Genre" WHERE "Name" = table_to_xml(('bo' || 'om')::regclass, true, false, '')::text`)
+	exec(t, a, `CREATE VIEW by_schema AS SELECT * FROM "Genre" WHERE "Name" = schema_to_xml('public', true, false, '')::text`)
+	exec(t, a, `CREATE VIEW reads_by_name AS SELECT * FROM by_name`)
+	exec(t, a, `CREATE TABLE guarded (id int)`)
+	exec(t, a, `ALTER TABLE guarded ADD CONSTRAINT checked CHECK (id <> pg_catalog.txid_current())`)
+	exec(t, a, `CREATE VIEW with_xid AS SELECT * FROM "Genre" WHERE "GenreId" = txid_current()`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "table_to_xml()", `SELECT * FROM by_name`, `SELECT count(*) FROM reads_by_name`)
+	refusedNaming(t, e, victim, "schema_to_xml()", `SELECT * FROM by_schema`)
+	refusedNaming(t, e, victim, "txid_current()", `SELECT * FROM with_xid`, `SELECT * FROM guarded WHERE id = 1`)
+}

@@ -808,7 +808,12 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // function of its columns' range types, which estimates selectivity) calls, directly,
 // through an operator, or through the views and tables it reads and the
 // partitions and inheritance children it holds, however deep. A
-// materialized view's definition does not run when it is read.
+// materialized view's definition does not run when it is read. pg_depend
+// records no dependency on what the server ships (pinned objects): the
+// server's functions that a view's definition, a policy, an index or a
+// CHECK constraint calls are read from its expression's stored tree (the
+// planner runs a STABLE one, table_to_xml for instance, on constants when
+// it estimates a condition's selectivity).
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
 ), edges(child, parent) AS (
@@ -827,6 +832,15 @@ UNION ALL
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
 		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+UNION ALL
+	SELECT x.rel, pg_catalog.oidin(pg_catalog.textout(m.m[2])) FROM (
+		SELECT r.ev_class, r.ev_action::text FROM pg_catalog.pg_rewrite r JOIN views v ON v.oid = r.oid WHERE r.ev_class >= 16384
+		UNION ALL SELECT polrelid, polqual::text FROM pg_catalog.pg_policy
+		UNION ALL SELECT polrelid, polwithcheck::text FROM pg_catalog.pg_policy
+		UNION ALL SELECT indrelid, indexprs::text FROM pg_catalog.pg_index
+		UNION ALL SELECT indrelid, indpred::text FROM pg_catalog.pg_index
+		UNION ALL SELECT conrelid, conbin::text FROM pg_catalog.pg_constraint WHERE conrelid <> 0
+	) x(rel, tree) CROSS JOIN LATERAL pg_catalog.regexp_matches(x.tree, ':(funcid|opfuncid) ([0-9]+)', 'g') m(m)
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
