@@ -186,3 +186,25 @@ func TestStableBuiltinInViewRunsNothing(t *testing.T) {
 	refusedNaming(t, e, victim, "schema_to_xml()", `SELECT * FROM by_schema`)
 	refusedNaming(t, e, victim, "txid_current()", `SELECT * FROM with_xid`, `SELECT * FROM guarded WHERE id = 1`)
 }
+
+// TestTypeModifierRunsNothing: a base type's typmod_in function runs when
+// a statement names the type with a modifier (mt(5)), while it is
+// parsed; it takes cstring[], which PL/pgSQL accepts. A type whose input,
+// output or modifier functions are the database's own code is refused.
+// Here that code ends another session.
+func TestTypeModifierRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE TYPE mt`)
+	exec(t, a, `CREATE FUNCTION mt_in(cstring) RETURNS mt LANGUAGE internal IMMUTABLE STRICT AS 'int4in'`)
+	exec(t, a, `CREATE FUNCTION mt_out(mt) RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS 'int4out'`)
+	exec(t, a, `CREATE FUNCTION mt_typmod(cstring[]) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN 1; END $$`)
+	exec(t, a, `CREATE TYPE mt (INPUT = mt_in, OUTPUT = mt_out, TYPMOD_IN = mt_typmod, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4)`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "mt_typmod",
+		`SELECT '1'::mt(5)`,
+		`SELECT CAST('1' AS mt(5))`,
+		`SELECT '{1}'::_mt(5)`)
+}

@@ -754,14 +754,16 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
-// operator classes ('p', one row per function of their family) and
-// aggregates ('a', one row per support function), and, for every type
-// that converting a value to runs a domain's CHECK constraints, the text
-// of each ('d') and the functions of the database's own it calls,
-// directly or through an operator ('k'). Those types are the domain
-// itself, and, however deep, a domain over one, an array of one, a
-// composite type (a table's or a view's too) with a column of one, and a
-// range or multirange over one: converting to them converts to it.
+// operator classes ('p', one row per function of their family), types'
+// input, output and modifier functions ('t': a modifier's runs while
+// mt(5) is parsed), aggregates ('a', one row per support function), and,
+// for every type that converting a value to runs a domain's CHECK
+// constraints, the text of each ('d') and the functions of the
+// database's own it calls, directly or through an operator ('k'). Those
+// types are the domain itself, and, however deep, a domain over one, an
+// array of one, a composite type (a table's or a view's too) with a
+// column of one, and a range or multirange over one: converting to them
+// converts to it.
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
 	WHERE o.oid >= 16384
@@ -769,6 +771,9 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
+UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
+	WHERE t.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
@@ -952,7 +957,7 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) {
 				loc.ops[name] = what
 			}
-		case "c", "i", "r", "k":
+		case "c", "i", "r", "k", "t":
 			if bad(what) {
 				loc.types[name] = what
 				if kind == "i" && loc.implicit == "" {
