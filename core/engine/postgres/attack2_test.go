@@ -208,3 +208,31 @@ func TestTypeModifierRunsNothing(t *testing.T) {
 		`SELECT CAST('1' AS mt(5))`,
 		`SELECT '{1}'::_mt(5)`)
 }
+
+// TestFieldNotationReachesMore: x.f calls f(x) when f takes x's type,
+// also when f takes a domain over a composite type, a record or a
+// polymorphic type, or a second argument with a default: f runs while the
+// statement is planned, the text never writing f(. Here it ends another
+// session.
+func TestFieldNotationReachesMore(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE TYPE pair AS (a int, b int)`)
+	exec(t, a, `CREATE DOMAIN pair_d AS pair`)
+	body := ` RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN ` + endVictim + ` END IF; RETURN 1; END $$`
+	exec(t, a, `CREATE FUNCTION on_domain(pair_d)`+body)
+	exec(t, a, `CREATE FUNCTION on_record(record)`+body)
+	exec(t, a, `CREATE FUNCTION on_any(anyelement)`+body)
+	exec(t, a, `CREATE FUNCTION with_default(pair, int DEFAULT 0)`+body)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	for fn, sql := range map[string]string{
+		"on_domain":    `SELECT ('(1,2)'::pair_d).on_domain`,
+		"on_record":    `SELECT (ROW(1, 2)).on_record`,
+		"on_any":       `SELECT ('(1,2)'::pair).on_any`,
+		"with_default": `SELECT ('(1,2)'::pair).with_default`,
+	} {
+		refusedNaming(t, e, victim, fn, sql)
+	}
+}

@@ -672,9 +672,9 @@ type local struct {
 	// a function whose code has its own name is that function, not an
 	// alias (HypoPG's hypopg_create_index, which TryIndexes calls).
 	aliases map[string]string
-	// fields are the opaque functions that field notation calls:
+	// fields are the opaque functions that field notation may call:
 	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
-	// when f is IMMUTABLE or STABLE.
+	// when f is IMMUTABLE or STABLE (localFunctionsSQL says which).
 	fields map[string]bool
 	// ops maps an operator symbol to the function behind it.
 	ops map[string]string
@@ -732,11 +732,14 @@ func remoteRejection(name, srv string) *guard.Rejection {
 // information_schema).
 
 // localFunctionsSQL lists the opaque functions' names, each with whether
-// one of that name takes a single argument of a composite type (then
-// x.name calls it, with no parenthesis after the name).
-const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
+// one of that name can be called with a single argument (the others have
+// defaults, or it is variadic) of a composite type, a domain (over one),
+// or a pseudo-type such as record or anyelement (then x.name calls it,
+// with no parenthesis after the name).
+const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
+		AND (t.typtype IN ('c', 'd', 'p') OR p.provariadic <> 0)) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
-	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
+	LEFT JOIN pg_catalog.pg_type t ON p.pronargs >= 1 AND t.oid = p.proargtypes[0]
 	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
 	GROUP BY 1`
 
