@@ -1089,7 +1089,8 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+			why, _ := loc.refusedCall(fn)
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed: it %s (and the planner may run it before any plan can be checked)", t.text, where, fn, why),
 				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
