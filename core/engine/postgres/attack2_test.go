@@ -1,8 +1,11 @@
 package postgres_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -234,5 +237,43 @@ func TestFieldNotationReachesMore(t *testing.T) {
 		"with_default": `SELECT ('(1,2)'::pair).with_default`,
 	} {
 		refusedNaming(t, e, victim, fn, sql)
+	}
+}
+
+// TestOutputFunctionReadsNoFile: a type's output function runs on every
+// value of it a statement returns, the text never naming the type. The
+// database's owner can declare pg_read_file's code (LANGUAGE internal
+// 'pg_read_file_all') as a type's output function: reading a column of
+// that type, or of an array or composite type holding it, read the file
+// each value names. Such a table, and the views over it, are refused, and
+// so is naming such a type. The file here does not exist: the server's
+// error naming it showed that it was opened.
+func TestOutputFunctionReadsNoFile(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE TYPE fpath`)
+	exec(t, a, `CREATE FUNCTION fpath_in(cstring) RETURNS fpath LANGUAGE internal IMMUTABLE STRICT AS 'textin'`)
+	exec(t, a, `CREATE FUNCTION fpath_out(fpath) RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS 'pg_read_file_all'`)
+	exec(t, a, `CREATE TYPE fpath (INPUT = fpath_in, OUTPUT = fpath_out, INTERNALLENGTH = VARIABLE)`)
+	exec(t, a, `CREATE TYPE fpath_pair AS (a int, p fpath)`)
+	exec(t, a, `CREATE TABLE files (p fpath)`)
+	exec(t, a, `CREATE TABLE file_lists (ps fpath[], pair fpath_pair)`)
+	exec(t, a, `INSERT INTO files VALUES ('/nonexistent/tablewise-output-probe')`)
+	exec(t, a, `INSERT INTO file_lists VALUES ('{/nonexistent/tablewise-output-probe}', '(1,/nonexistent/tablewise-output-probe)')`)
+	exec(t, a, `CREATE VIEW files_view AS SELECT p FROM files`)
+	e := open(t, url)
+	for _, sql := range []string{
+		`SELECT * FROM files`,
+		`SELECT * FROM files_view`,
+		`SELECT ps FROM file_lists`,
+		`SELECT pair FROM file_lists`,
+		`SELECT '{/nonexistent/tablewise-output-probe}'::_fpath`,
+		`SELECT '(1,/nonexistent/tablewise-output-probe)'::fpath_pair`,
+	} {
+		_, err := collect(t, e, sql)
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "fpath_out") {
+			t.Errorf("%s: not refused naming fpath_out: %v", sql, err)
+		}
 	}
 }

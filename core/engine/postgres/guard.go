@@ -757,16 +757,15 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // localUsesSQL lists (kind, name, function) for user-defined operators
 // ('o'), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
-// operator classes ('p', one row per function of their family), types'
-// input, output and modifier functions ('t': a modifier's runs while
-// mt(5) is parsed), aggregates ('a', one row per support function), and,
-// for every type that converting a value to runs a domain's CHECK
+// operator classes ('p', one row per function of their family),
+// aggregates ('a', one row per support function), and, for every type
+// that converting a value to, or printing one, runs a type's input,
+// output or modifier function of the database's own, that function ('t':
+// a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
 // constraints, the text of each ('d') and the functions of the
 // database's own it calls, directly or through an operator ('k'). Those
-// types are the domain itself, and, however deep, a domain over one, an
-// array of one, a composite type (a table's or a view's too) with a
-// column of one, and a range or multirange over one: converting to them
-// converts to it.
+// types are the type or domain itself, and, however deep, the types that
+// hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
 	WHERE o.oid >= 16384
@@ -774,9 +773,6 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
-UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
-	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
-	WHERE t.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
@@ -787,20 +783,35 @@ UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_cat
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
 	WHERE oc.opcdefault AND oc.oid >= 16384
-UNION ALL (WITH RECURSIVE checked(typ, con) AS (
-	SELECT k.contypid, k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0
+UNION ALL (WITH RECURSIVE held(typ, kind, x) AS (
+	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0
+UNION ALL
+	SELECT t.oid, 't', p.oid FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
+	WHERE t.oid >= 16384 AND p.oid >= 16384
 UNION
-	SELECT t.oid, c.con FROM checked c JOIN pg_catalog.pg_type ct ON ct.oid = c.typ
-	LEFT JOIN pg_catalog.pg_attribute a ON a.atttypid = c.typ AND a.attnum > 0 AND NOT a.attisdropped
-	LEFT JOIN pg_catalog.pg_range rg ON c.typ IN (rg.rngsubtype, rg.rngtypid)
-	JOIN pg_catalog.pg_type t ON t.typbasetype = c.typ OR t.oid = ct.typarray OR t.typrelid <> 0 AND t.typrelid = a.attrelid
-		OR t.oid IN (rg.rngtypid, rg.rngmultitypid)
+	` + heldStep + `
 )
-SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(c.con) FROM checked c JOIN pg_catalog.pg_type t ON t.oid = c.typ
-UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM checked c JOIN pg_catalog.pg_type t ON t.oid = c.typ
-	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = c.con
+SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(h.x) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE h.kind = 'd'
+UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = h.x
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
-	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(o.oprcode::oid, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END))`
+	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(o.oprcode::oid, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END)
+	WHERE h.kind = 'd'
+UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_proc p ON p.oid = h.x WHERE h.kind = 't')`
+
+// heldStep is the recursive step of a CTE held(typ, kind, x) over types:
+// from a type, the types whose values hold one, with the same kind and x.
+// They are a domain over it, an array of it, a composite type (a table's
+// or a view's too) with a column of it, and a range or multirange over
+// it: converting a value to them, or printing one, converts or prints
+// the values of it they hold.
+const heldStep = `SELECT t.oid, h.kind, h.x FROM held h JOIN pg_catalog.pg_type ht ON ht.oid = h.typ
+	LEFT JOIN pg_catalog.pg_attribute a ON a.atttypid = h.typ AND a.attnum > 0 AND NOT a.attisdropped
+	LEFT JOIN pg_catalog.pg_range rg ON h.typ IN (rg.rngsubtype, rg.rngtypid)
+	JOIN pg_catalog.pg_type t ON t.typbasetype = h.typ OR t.oid = ht.typarray OR t.typrelid <> 0 AND t.typrelid = a.attrelid
+		OR t.oid IN (rg.rngtypid, rg.rngmultitypid)`
 
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions.
@@ -809,21 +820,29 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
-// of a table (its indexes' expressions, predicates and operator classes, its CHECK
-// constraints, its extended statistics' expressions, the expressions and
-// operator classes of its partition key or of the tables it is a
-// partition of, the subtype_diff
-// function of its columns' range types, which estimates selectivity) calls, directly,
-// through an operator, or through the views and tables it reads and the
-// partitions and inheritance children it holds, however deep. A
-// materialized view's definition does not run when it is read. pg_depend
-// records no dependency on what the server ships (pinned objects): the
-// server's functions that a view's definition, a policy, an index or a
-// CHECK constraint calls are read from its expression's stored tree (the
+// of a table (its indexes' expressions, predicates and operator classes,
+// its CHECK constraints, its extended statistics' expressions, the
+// expressions and operator classes of its partition key or of the tables
+// it is a partition of, the subtype_diff function of its columns' range
+// types, which estimates selectivity) calls, directly, through an
+// operator, or through the views and tables it reads and the partitions
+// and inheritance children it holds, however deep; and every output or
+// send function of the database's own that printing its columns' values
+// runs (held: a column of a type whose output function is
+// pg_read_file's code read the file each value names). A materialized
+// view's definition does not run when it is read. pg_depend records no
+// dependency on what the server ships (pinned objects): the server's
+// functions that a view's definition, a policy, an index or a CHECK
+// constraint calls are read from its expression's stored tree (the
 // planner runs a STABLE one, table_to_xml for instance, on constants when
 // it estimates a condition's selectivity).
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), held(typ, kind, x) AS (
+	SELECT t.oid, 'o', p.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend)
+	WHERE t.oid >= 16384 AND p.oid >= 16384
+UNION
+	` + heldStep + `
 ), edges(child, parent) AS (
 	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
 	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
@@ -849,6 +868,8 @@ UNION ALL
 		UNION ALL SELECT indrelid, indpred::text FROM pg_catalog.pg_index
 		UNION ALL SELECT conrelid, conbin::text FROM pg_catalog.pg_constraint WHERE conrelid <> 0
 	) x(rel, tree) CROSS JOIN LATERAL pg_catalog.regexp_matches(x.tree, ':(funcid|opfuncid) ([0-9]+)', 'g') m(m)
+UNION ALL
+	SELECT t.typrelid, h.x FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE t.typrelid <> 0
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
