@@ -261,10 +261,12 @@ func TestOutputFunctionReadsNoFile(t *testing.T) {
 	exec(t, a, `INSERT INTO files VALUES ('/nonexistent/tablewise-output-probe')`)
 	exec(t, a, `INSERT INTO file_lists VALUES ('{/nonexistent/tablewise-output-probe}', '(1,/nonexistent/tablewise-output-probe)')`)
 	exec(t, a, `CREATE VIEW files_view AS SELECT p FROM files`)
+	exec(t, a, `CREATE VIEW const_view AS SELECT "GenreId" FROM "Genre" WHERE ROW('/nonexistent/tablewise-output-probe'::fpath, "GenreId") IS DISTINCT FROM NULL`)
 	e := open(t, url)
 	for _, sql := range []string{
 		`SELECT * FROM files`,
 		`SELECT * FROM files_view`,
+		`SELECT * FROM const_view`,
 		`SELECT ps FROM file_lists`,
 		`SELECT pair FROM file_lists`,
 		`SELECT '{/nonexistent/tablewise-output-probe}'::_fpath`,

@@ -783,8 +783,8 @@ UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_cat
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
 	WHERE oc.opcdefault AND oc.oid >= 16384
-UNION ALL (WITH RECURSIVE held(typ, kind, x) AS (
-	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0
+UNION ALL (WITH RECURSIVE ` + holds + `, held(typ, kind, x) AS (
+	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0 AND k.oid >= 16384
 UNION ALL
 	SELECT t.oid, 't', p.oid FROM pg_catalog.pg_type t
 	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
@@ -801,17 +801,25 @@ UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h
 UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
 	JOIN pg_catalog.pg_proc p ON p.oid = h.x WHERE h.kind = 't')`
 
-// heldStep is the recursive step of a CTE held(typ, kind, x) over types:
-// from a type, the types whose values hold one, with the same kind and x.
-// They are a domain over it, an array of it, a composite type (a table's
-// or a view's too) with a column of it, and a range or multirange over
-// it: converting a value to them, or printing one, converts or prints
-// the values of it they hold.
-const heldStep = `SELECT t.oid, h.kind, h.x FROM held h JOIN pg_catalog.pg_type ht ON ht.oid = h.typ
-	LEFT JOIN pg_catalog.pg_attribute a ON a.atttypid = h.typ AND a.attnum > 0 AND NOT a.attisdropped
-	LEFT JOIN pg_catalog.pg_range rg ON h.typ IN (rg.rngsubtype, rg.rngtypid)
-	JOIN pg_catalog.pg_type t ON t.typbasetype = h.typ OR t.oid = ht.typarray OR t.typrelid <> 0 AND t.typrelid = a.attrelid
-		OR t.oid IN (rg.rngtypid, rg.rngmultitypid)`
+// holds lists (part, whole) for every type whole whose values hold
+// values of the type part: a domain over it, an array of it, a
+// composite type (a table's or a view's too) with a column of it, a
+// range over it and the multirange over that range. Converting a value
+// to whole, or printing one, converts or prints the values of part it
+// holds.
+const holds = `holds(part, whole) AS (
+	SELECT typbasetype, oid FROM pg_catalog.pg_type WHERE typbasetype <> 0
+	UNION ALL SELECT oid, typarray FROM pg_catalog.pg_type WHERE typarray <> 0
+	UNION ALL SELECT a.atttypid, t.oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.typrelid = a.attrelid
+		WHERE t.typrelid <> 0 AND a.attnum > 0 AND NOT a.attisdropped
+	UNION ALL SELECT rngsubtype, rngtypid FROM pg_catalog.pg_range
+	UNION ALL SELECT rngtypid, rngmultitypid FROM pg_catalog.pg_range
+)`
+
+// heldStep is the recursive step of a CTE held(typ, kind, x) over types
+// (with holds before it): from a type, the types that hold it, with the
+// same kind and x.
+const heldStep = `SELECT e.whole, h.kind, h.x FROM held h JOIN holds e ON e.part = h.typ`
 
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions.
@@ -829,7 +837,9 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // and inheritance children it holds, however deep; and every output or
 // send function of the database's own that printing its columns' values
 // runs (held: a column of a type whose output function is
-// pg_read_file's code read the file each value names). A materialized
+// pg_read_file's code read the file each value names), also for a
+// constant of such a type in its expressions (EXPLAIN VERBOSE prints
+// it). A materialized
 // view's definition does not run when it is read. pg_depend records no
 // dependency on what the server ships (pinned objects): the server's
 // functions that a view's definition, a policy, an index or a CHECK
@@ -838,7 +848,7 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // it estimates a condition's selectivity).
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
-), held(typ, kind, x) AS (
+), ` + holds + `, held(typ, kind, x) AS (
 	SELECT t.oid, 'o', p.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend)
 	WHERE t.oid >= 16384 AND p.oid >= 16384
 UNION
@@ -860,14 +870,15 @@ UNION ALL
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
 		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
 UNION ALL
-	SELECT x.rel, pg_catalog.oidin(pg_catalog.textout(m.m[2])) FROM (
+	SELECT x.rel, CASE WHEN m.m[1] = 'consttype' THEN h.x ELSE pg_catalog.oidin(pg_catalog.textout(m.m[2])) END FROM (
 		SELECT r.ev_class, r.ev_action::text FROM pg_catalog.pg_rewrite r JOIN views v ON v.oid = r.oid WHERE r.ev_class >= 16384
 		UNION ALL SELECT polrelid, polqual::text FROM pg_catalog.pg_policy
 		UNION ALL SELECT polrelid, polwithcheck::text FROM pg_catalog.pg_policy
 		UNION ALL SELECT indrelid, indexprs::text FROM pg_catalog.pg_index
 		UNION ALL SELECT indrelid, indpred::text FROM pg_catalog.pg_index
 		UNION ALL SELECT conrelid, conbin::text FROM pg_catalog.pg_constraint WHERE conrelid <> 0
-	) x(rel, tree) CROSS JOIN LATERAL pg_catalog.regexp_matches(x.tree, ':(funcid|opfuncid) ([0-9]+)', 'g') m(m)
+	) x(rel, tree) CROSS JOIN LATERAL pg_catalog.regexp_matches(x.tree, ':(funcid|opfuncid|consttype) ([0-9]+)', 'g') m(m)
+	LEFT JOIN held h ON m.m[1] = 'consttype' AND h.typ = pg_catalog.oidin(pg_catalog.textout(m.m[2]))
 UNION ALL
 	SELECT t.typrelid, h.x FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE t.typrelid <> 0
 UNION ALL
