@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -198,12 +199,9 @@ func TestStableBuiltinInViewRunsNothing(t *testing.T) {
 func TestTypeModifierRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, `CREATE TYPE mt`)
-	exec(t, a, `CREATE FUNCTION mt_in(cstring) RETURNS mt LANGUAGE internal IMMUTABLE STRICT AS 'int4in'`)
-	exec(t, a, `CREATE FUNCTION mt_out(mt) RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS 'int4out'`)
 	exec(t, a, `CREATE FUNCTION mt_typmod(cstring[]) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
 	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN 1; END $$`)
-	exec(t, a, `CREATE TYPE mt (INPUT = mt_in, OUTPUT = mt_out, TYPMOD_IN = mt_typmod, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4)`)
+	baseType(t, a, "mt", "int4in", "int4out", "TYPMOD_IN = mt_typmod, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4")
 	victim := victimSession(t, url)
 	e := open(t, url)
 	refusedNaming(t, e, victim, "mt_typmod",
@@ -251,10 +249,7 @@ func TestFieldNotationReachesMore(t *testing.T) {
 func TestOutputFunctionReadsNoFile(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, `CREATE TYPE fpath`)
-	exec(t, a, `CREATE FUNCTION fpath_in(cstring) RETURNS fpath LANGUAGE internal IMMUTABLE STRICT AS 'textin'`)
-	exec(t, a, `CREATE FUNCTION fpath_out(fpath) RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS 'pg_read_file_all'`)
-	exec(t, a, `CREATE TYPE fpath (INPUT = fpath_in, OUTPUT = fpath_out, INTERNALLENGTH = VARIABLE)`)
+	baseType(t, a, "fpath", "textin", "pg_read_file_all", "INTERNALLENGTH = VARIABLE")
 	exec(t, a, `CREATE TYPE fpath_pair AS (a int, p fpath)`)
 	exec(t, a, `CREATE TABLE files (p fpath)`)
 	exec(t, a, `CREATE TABLE file_lists (ps fpath[], pair fpath_pair)`)
@@ -278,4 +273,15 @@ func TestOutputFunctionReadsNoFile(t *testing.T) {
 			t.Errorf("%s: not refused naming fpath_out: %v", sql, err)
 		}
 	}
+}
+
+// baseType makes the base type name whose input and output functions,
+// name_in and name_out, are the server's code in and out (LANGUAGE
+// internal), with more of its definition in extra.
+func baseType(t *testing.T, a *pgx.Conn, name, in, out, extra string) {
+	t.Helper()
+	exec(t, a, "CREATE TYPE "+name)
+	exec(t, a, "CREATE FUNCTION "+name+"_in(cstring) RETURNS "+name+" LANGUAGE internal IMMUTABLE STRICT AS '"+in+"'")
+	exec(t, a, "CREATE FUNCTION "+name+"_out("+name+") RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS '"+out+"'")
+	exec(t, a, "CREATE TYPE "+name+" (INPUT = "+name+"_in, OUTPUT = "+name+"_out, "+extra+")")
 }
