@@ -285,3 +285,24 @@ func baseType(t *testing.T, a *pgx.Conn, name, in, out, extra string) {
 	exec(t, a, "CREATE FUNCTION "+name+"_out("+name+") RETURNS cstring LANGUAGE internal IMMUTABLE STRICT AS '"+out+"'")
 	exec(t, a, "CREATE TYPE "+name+" (INPUT = "+name+"_in, OUTPUT = "+name+"_out, "+extra+")")
 }
+
+// TestOperatorEstimatorRunsNothing: the planner calls an operator's
+// RESTRICT (and JOIN) estimator when it estimates a condition on it, a
+// function the text never names: the database's owner can declare
+// pg_stat_reset's code (LANGUAGE internal) as the estimator of an
+// operator whose own function is the server's int4eq. A condition on
+// that operator, also in a view, reset the database's statistics.
+func TestOperatorEstimatorRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION resets(internal, oid, internal, int4) RETURNS float8 LANGUAGE internal STABLE STRICT AS 'pg_stat_reset'`)
+	exec(t, a, `CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = int4eq, RESTRICT = resets)`)
+	exec(t, a, `CREATE VIEW estimated AS SELECT * FROM "Genre" WHERE "GenreId" ### 5`)
+	const resetAt = `SELECT coalesce(stats_reset::text, 'never') FROM pg_stat_database WHERE datname = current_database()`
+	before := servers.PostgresColumn[string](t, a, resetAt)[0]
+	e := open(t, url)
+	refused(t, e, "resets()", `SELECT * FROM "Genre" WHERE "GenreId" ### 5`, `SELECT * FROM estimated`)
+	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
+		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+}

@@ -755,7 +755,7 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o'), casts ('c', or 'i' for an implicit one whose function is not
+// ('o', their function and their RESTRICT and JOIN estimators), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family),
 // aggregates ('a', one row per support function), and, for every type
@@ -767,7 +767,7 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // types are the type or domain itself, and, however deep, the types that
 // hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
+	JOIN pg_catalog.pg_proc p ON p.oid IN (o.oprcode, o.oprrest, o.oprjoin)
 	WHERE o.oid >= 16384
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
@@ -796,7 +796,8 @@ SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(h.x) FROM he
 UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
 	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = h.x
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
-	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(o.oprcode::oid, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END)
+	` + operatorFunctions + `
+	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(of.fn, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END)
 	WHERE h.kind = 'd'
 UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
 	JOIN pg_catalog.pg_proc p ON p.oid = h.x WHERE h.kind = 't')`
@@ -824,7 +825,14 @@ const heldStep = `SELECT e.whole, h.kind, h.x FROM held h JOIN holds e ON e.part
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions.
 const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
-	UNION ALL SELECT a.amopfamily, o.oprcode::oid FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr) f(family, fn)`
+	UNION ALL SELECT a.amopfamily, of.fn FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
+	` + operatorFunctions + `) f(family, fn)`
+
+// operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
+// functions the planner or the executor calls for it, as of(fn): its own
+// and its RESTRICT and JOIN estimators, which the planner calls when it
+// estimates a condition on it (one row of NULL when o is NULL).
+const operatorFunctions = `LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o.oprcode::oid, o.oprrest::oid, o.oprjoin::oid]) AS of(fn) ON true`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
@@ -860,13 +868,14 @@ UNION
 UNION ALL
 	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
 ), calls(view, fn) AS (
-	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
 	LEFT JOIN pg_catalog.pg_index i ON d.classid = 'pg_catalog.pg_class'::regclass AND i.indexrelid = d.objid
 	LEFT JOIN pg_catalog.pg_constraint k ON d.classid = 'pg_catalog.pg_constraint'::regclass AND k.oid = d.objid AND k.conrelid <> 0
 	LEFT JOIN pg_catalog.pg_statistic_ext x ON d.classid = 'pg_catalog.pg_statistic_ext'::regclass AND x.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	` + operatorFunctions + `
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
 		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
 UNION ALL
@@ -886,9 +895,10 @@ UNION ALL
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
 	WHERE oc.oid >= 16384
 UNION ALL
-	SELECT pt.relid, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT pt.relid, coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	` + operatorFunctions + `
 	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(tb.oid) pt
 	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
 UNION ALL
