@@ -42,8 +42,9 @@ type token struct {
 }
 
 // lex reads sql with PostgreSQL's lexical rules, skipping comments
-// (nested /* */ and --) and whitespace. Unterminated strings, names and
-// comments end at the end of the text.
+// (nested /* */, and -- up to a newline or a carriage return) and
+// whitespace. Unterminated strings, names and comments end at the end of
+// the text.
 func lex(sql string) []token {
 	var out []token
 	i := 0
@@ -61,7 +62,8 @@ func lex(sql string) []token {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
 		case c == '-' && i+1 < n && sql[i+1] == '-':
-			for i < n && sql[i] != '\n' {
+			// The server ends it at a carriage return too.
+			for i < n && sql[i] != '\n' && sql[i] != '\r' {
 				i++
 			}
 		case c == '/' && i+1 < n && sql[i+1] == '*':
@@ -325,26 +327,26 @@ func stripExplain(sql string) (string, error) {
 }
 
 // explained returns the statement an EXPLAIN explains, refusing ANALYZE
-// (which runs it) in either option form.
+// (which runs it) in either option form. The option list is read as
+// tokens: a ) in a comment or string does not end it, and a quoted
+// "analyze" is the option too.
 func explained(sql string) (string, error) {
 	rest := afterWord(sql, "explain")
 	toks := lex(rest)
 	analyze := &guard.Rejection{What: "EXPLAIN ANALYZE", Reason: "EXPLAIN ANALYZE is not allowed: it runs the statement", Hint: "use EXPLAIN without ANALYZE, or run the query itself"}
 	if len(toks) > 0 && toks[0].kind == 'p' && toks[0].text == "(" {
 		depth := 0
-		for i, r := range rest {
-			switch r {
-			case '(':
+		for _, t := range toks {
+			switch {
+			case t.kind == 'w' || t.kind == 'q':
+				if w := strings.ToLower(t.text); w == "analyze" || w == "analyse" {
+					return "", analyze
+				}
+			case t.kind == 'p' && t.text == "(":
 				depth++
-			case ')':
-				depth--
-				if depth == 0 {
-					for _, t := range lex(rest[:i]) {
-						if t.kind == 'w' && (t.text == "analyze" || t.text == "analyse") {
-							return "", analyze
-						}
-					}
-					return rest[i+1:], nil
+			case t.kind == 'p' && t.text == ")":
+				if depth--; depth == 0 {
+					return rest[t.end:], nil
 				}
 			}
 		}
@@ -363,22 +365,14 @@ func explained(sql string) (string, error) {
 	}
 }
 
-// afterWord returns the text after the first occurrence of word (a word
-// token, matched case-insensitively) in sql, comments before it skipped.
+// afterWord returns the text after the first word token of sql that is
+// word (lower case): comments and strings before it are skipped, and
+// what they hold is not a word.
 func afterWord(sql, word string) string {
-	lower := strings.ToLower(sql)
-	i := 0
-	for i < len(sql) {
-		j := strings.Index(lower[i:], word)
-		if j < 0 {
-			return ""
+	for _, t := range lex(sql) {
+		if t.kind == 'w' && t.text == word {
+			return sql[t.end:]
 		}
-		j += i
-		end := j + len(word)
-		if (j == 0 || !isIdentByte(sql[j-1])) && (end >= len(sql) || !isIdentByte(sql[end])) {
-			return sql[end:]
-		}
-		i = end
 	}
 	return ""
 }
@@ -404,6 +398,17 @@ func deniedCall(toks []token, where string, loc *local) error {
 				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
 			}
 		}
+		if t.kind == 'w' {
+			for _, fn := range impliedCalls[name] {
+				if why, ok := loc.replaced(fn); ok {
+					return &guard.Rejection{
+						What:   fn + "()",
+						Reason: fmt.Sprintf("%s() is not allowed in %s (%s calls it): it %s", fn, where, strings.ToUpper(name), why),
+						Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
+					}
+				}
+			}
+		}
 		if i+1 == len(toks) || toks[i+1].kind != 'p' || toks[i+1].text != "(" {
 			continue
 		}
@@ -416,6 +421,21 @@ func deniedCall(toks []token, where string, loc *local) error {
 		}
 	}
 	return nil
+}
+
+// impliedCalls are the functions of pg_catalog that a word of the
+// statement calls, the text never writing their names: TRIM is btrim,
+// ltrim or rtrim, AT TIME ZONE is timezone. A function the database's
+// owner made in pg_catalog by one of these names, over types the server
+// has none for, is called by the word.
+var impliedCalls = map[string][]string{
+	"trim":       {"btrim", "ltrim", "rtrim"},
+	"zone":       {"timezone"},
+	"overlaps":   {"overlaps"},
+	"normalized": {"is_normalized"},
+	"collation":  {"pg_collation_for"},
+	"escape":     {"like_escape", "similar_to_escape"},
+	"similar":    {"similar_to_escape", "similar_escape"},
 }
 
 // deniedNames are functions that act outside the transaction, change the
@@ -652,9 +672,9 @@ type local struct {
 	// a function whose code has its own name is that function, not an
 	// alias (HypoPG's hypopg_create_index, which TryIndexes calls).
 	aliases map[string]string
-	// fields are the opaque functions that field notation calls:
+	// fields are the opaque functions that field notation may call:
 	// ('(1,x)'::t).f is f('(1,x)'::t), folded away while it is planned
-	// when f is IMMUTABLE or STABLE.
+	// when f is IMMUTABLE or STABLE (localFunctionsSQL says which).
 	fields map[string]bool
 	// ops maps an operator symbol to the function behind it.
 	ops map[string]string
@@ -712,11 +732,14 @@ func remoteRejection(name, srv string) *guard.Rejection {
 // information_schema).
 
 // localFunctionsSQL lists the opaque functions' names, each with whether
-// one of that name takes a single argument of a composite type (then
-// x.name calls it, with no parenthesis after the name).
-const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs = 1 AND t.typtype = 'c') FROM pg_catalog.pg_proc p
+// one of that name can be called with a single argument (the others have
+// defaults, or it is variadic) of a composite type, a domain (over one),
+// or a pseudo-type such as record or anyelement (then x.name calls it,
+// with no parenthesis after the name).
+const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
+		AND (t.typtype IN ('c', 'd', 'p') OR p.provariadic <> 0)) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
-	LEFT JOIN pg_catalog.pg_type t ON p.pronargs = 1 AND t.oid = p.proargtypes[0]
+	LEFT JOIN pg_catalog.pg_type t ON p.pronargs >= 1 AND t.oid = p.proargtypes[0]
 	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
 	GROUP BY 1`
 
@@ -732,13 +755,19 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o'), casts ('c', or 'i' for an implicit one whose function is not
+// ('o', their function and their RESTRICT and JOIN estimators), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
-// operator classes ('p', one row per function of their family) and
-// aggregates ('a', one row per support function),
-// and the text of domains' CHECK constraints ('d').
+// operator classes ('p', one row per function of their family),
+// aggregates ('a', one row per support function), and, for every type
+// that converting a value to, or printing one, runs a type's input,
+// output or modifier function of the database's own, that function ('t':
+// a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
+// constraints, the text of each ('d') and the functions of the
+// database's own it calls, directly or through an operator ('k'). Those
+// types are the type or domain itself, and, however deep, the types that
+// hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode
+	JOIN pg_catalog.pg_proc p ON p.oid IN (o.oprcode, o.oprrest, o.oprjoin)
 	WHERE o.oid >= 16384
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
@@ -754,26 +783,84 @@ UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_cat
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
 	WHERE oc.opcdefault AND oc.oid >= 16384
-UNION ALL SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
-	JOIN pg_catalog.pg_type t ON t.oid = k.contypid WHERE k.contypid <> 0`
+UNION ALL (WITH RECURSIVE ` + holds + `, held(typ, kind, x) AS (
+	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0 AND k.oid >= 16384
+UNION ALL
+	SELECT t.oid, 't', p.oid FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
+	WHERE t.oid >= 16384 AND p.oid >= 16384
+UNION
+	` + heldStep + `
+)
+SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(h.x) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE h.kind = 'd'
+UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = h.x
+	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
+	` + operatorFunctions + `
+	JOIN pg_catalog.pg_proc p ON p.oid = coalesce(of.fn, CASE WHEN d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass THEN d.refobjid END)
+	WHERE h.kind = 'd'
+UNION ALL SELECT 't', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_proc p ON p.oid = h.x WHERE h.kind = 't')`
+
+// holds lists (part, whole) for every type whole whose values hold
+// values of the type part: a domain over it, an array of it, a
+// composite type (a table's or a view's too) with a column of it, a
+// range over it and the multirange over that range. Converting a value
+// to whole, or printing one, converts or prints the values of part it
+// holds.
+const holds = `holds(part, whole) AS (
+	SELECT typbasetype, oid FROM pg_catalog.pg_type WHERE typbasetype <> 0
+	UNION ALL SELECT oid, typarray FROM pg_catalog.pg_type WHERE typarray <> 0
+	UNION ALL SELECT a.atttypid, t.oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.typrelid = a.attrelid
+		WHERE t.typrelid <> 0 AND a.attnum > 0 AND NOT a.attisdropped
+	UNION ALL SELECT rngsubtype, rngtypid FROM pg_catalog.pg_range
+	UNION ALL SELECT rngtypid, rngmultitypid FROM pg_catalog.pg_range
+)`
+
+// heldStep is the recursive step of a CTE held(typ, kind, x) over types
+// (with holds before it): from a type, the types that hold it, with the
+// same kind and x.
+const heldStep = `SELECT e.whole, h.kind, h.x FROM held h JOIN holds e ON e.part = h.typ`
 
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions.
 const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
-	UNION ALL SELECT a.amopfamily, o.oprcode::oid FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr) f(family, fn)`
+	UNION ALL SELECT a.amopfamily, of.fn FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
+	` + operatorFunctions + `) f(family, fn)`
+
+// operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
+// functions the planner or the executor calls for it, as of(fn): its own
+// and its RESTRICT and JOIN estimators, which the planner calls when it
+// estimates a condition on it (one row of NULL when o is NULL).
+const operatorFunctions = `LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o.oprcode::oid, o.oprrest::oid, o.oprjoin::oid]) AS of(fn) ON true`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
-// of a table (its indexes' expressions, predicates and operator classes, its CHECK
-// constraints, its extended statistics' expressions, the expressions and
-// operator classes of its partition key or of the tables it is a
-// partition of, the subtype_diff
-// function of its columns' range types, which estimates selectivity) calls, directly,
-// through an operator, or through the views and tables it reads and the
-// partitions and inheritance children it holds, however deep. A
-// materialized view's definition does not run when it is read.
+// of a table (its indexes' expressions, predicates and operator classes,
+// its CHECK constraints, its extended statistics' expressions, the
+// expressions and operator classes of its partition key or of the tables
+// it is a partition of, the subtype_diff function of its columns' range
+// types, which estimates selectivity) calls, directly, through an
+// operator, or through the views and tables it reads and the partitions
+// and inheritance children it holds, however deep; and every output or
+// send function of the database's own that printing its columns' values
+// runs (held: a column of a type whose output function is
+// pg_read_file's code read the file each value names), also for a
+// constant of such a type in its expressions (EXPLAIN VERBOSE prints
+// it). A materialized
+// view's definition does not run when it is read. pg_depend records no
+// dependency on what the server ships (pinned objects): the server's
+// functions that a view's definition, a policy, an index or a CHECK
+// constraint calls are read from its expression's stored tree (the
+// planner runs a STABLE one, table_to_xml for instance, on constants when
+// it estimates a condition's selectivity).
 const localViewsSQL = `WITH RECURSIVE views AS (
 	SELECT r.oid, r.ev_class FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class v ON v.oid = r.ev_class WHERE v.relkind = 'v'
+), ` + holds + `, held(typ, kind, x) AS (
+	SELECT t.oid, 'o', p.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend)
+	WHERE t.oid >= 16384 AND p.oid >= 16384
+UNION
+	` + heldStep + `
 ), edges(child, parent) AS (
 	SELECT d.refobjid, r.ev_class FROM pg_catalog.pg_depend d
 	JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
@@ -781,23 +868,37 @@ const localViewsSQL = `WITH RECURSIVE views AS (
 UNION ALL
 	SELECT inhrelid, inhparent FROM pg_catalog.pg_inherits
 ), calls(view, fn) AS (
-	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT coalesce(r.ev_class, pol.polrelid, i.indrelid, k.conrelid, x.stxrelid), coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	LEFT JOIN views r ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND r.oid = d.objid
 	LEFT JOIN pg_catalog.pg_policy pol ON d.classid = 'pg_catalog.pg_policy'::regclass AND pol.oid = d.objid
 	LEFT JOIN pg_catalog.pg_index i ON d.classid = 'pg_catalog.pg_class'::regclass AND i.indexrelid = d.objid
 	LEFT JOIN pg_catalog.pg_constraint k ON d.classid = 'pg_catalog.pg_constraint'::regclass AND k.oid = d.objid AND k.conrelid <> 0
 	LEFT JOIN pg_catalog.pg_statistic_ext x ON d.classid = 'pg_catalog.pg_statistic_ext'::regclass AND x.oid = d.objid
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	` + operatorFunctions + `
 	WHERE (r.oid IS NOT NULL OR pol.oid IS NOT NULL OR i.indexrelid IS NOT NULL OR k.oid IS NOT NULL OR x.oid IS NOT NULL)
 		AND (d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL)
+UNION ALL
+	SELECT x.rel, CASE WHEN m.m[1] = 'consttype' THEN h.x ELSE pg_catalog.oidin(pg_catalog.textout(m.m[2])) END FROM (
+		SELECT r.ev_class, r.ev_action::text FROM pg_catalog.pg_rewrite r JOIN views v ON v.oid = r.oid WHERE r.ev_class >= 16384
+		UNION ALL SELECT polrelid, polqual::text FROM pg_catalog.pg_policy
+		UNION ALL SELECT polrelid, polwithcheck::text FROM pg_catalog.pg_policy
+		UNION ALL SELECT indrelid, indexprs::text FROM pg_catalog.pg_index
+		UNION ALL SELECT indrelid, indpred::text FROM pg_catalog.pg_index
+		UNION ALL SELECT conrelid, conbin::text FROM pg_catalog.pg_constraint WHERE conrelid <> 0
+	) x(rel, tree) CROSS JOIN LATERAL pg_catalog.regexp_matches(x.tree, ':(funcid|opfuncid|consttype) ([0-9]+)', 'g') m(m)
+	LEFT JOIN held h ON m.m[1] = 'consttype' AND h.typ = pg_catalog.oidin(pg_catalog.textout(m.m[2]))
+UNION ALL
+	SELECT t.typrelid, h.x FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE t.typrelid <> 0
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
 	WHERE oc.oid >= 16384
 UNION ALL
-	SELECT pt.relid, coalesce(o.oprcode, d.refobjid)::oid FROM pg_catalog.pg_depend d
+	SELECT pt.relid, coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::regclass AND o.oid = d.refobjid
+	` + operatorFunctions + `
 	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(tb.oid) pt
 	WHERE d.refclassid = 'pg_catalog.pg_proc'::regclass OR o.oid IS NOT NULL
 UNION ALL
@@ -901,7 +1002,7 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) {
 				loc.ops[name] = what
 			}
-		case "c", "i", "r":
+		case "c", "i", "r", "k", "t":
 			if bad(what) {
 				loc.types[name] = what
 				if kind == "i" && loc.implicit == "" {
@@ -967,6 +1068,24 @@ func (loc *local) none() bool {
 	return loc == nil || len(loc.ops) == 0 && len(loc.types) == 0 && len(loc.views) == 0 && len(loc.remote) == 0 && loc.implicit == ""
 }
 
+// impliedOperators are the operators that a word of the statement calls,
+// by name and with the search_path, the text never writing them: LIKE is
+// ~~, IN is =, BETWEEN is >= and <=. An operator of the database's own by
+// one of these names, over types the server has none for, is called by
+// the word.
+var impliedOperators = map[string][]string{
+	"like":     {"~~", "!~~"},
+	"ilike":    {"~~*", "!~~*"},
+	"similar":  {"~", "!~"},
+	"in":       {"=", "<>"},
+	"distinct": {"="},
+	"nullif":   {"="},
+	"case":     {"="},
+	"using":    {"="},
+	"natural":  {"="},
+	"between":  {">=", "<=", "<", ">"},
+}
+
 // vet refuses text (toks, its tokens) that uses one of the database's
 // operators, casts or domains that call a denied function or code the
 // guard cannot see, or a view or table that reaches one.
@@ -978,10 +1097,26 @@ func (loc *local) vet(text string, toks []token, where string) error {
 		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
 			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
 	}
-	for op, fn := range loc.ops {
+	operator := func(op, written string) error {
+		return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s%s is not allowed in %s: it calls %s()", op, written, where, loc.ops[op]),
+			Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+	}
+	for op := range loc.ops {
 		if strings.Contains(text, op) {
-			return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s is not allowed in %s: it calls %s()", op, where, fn),
-				Hint: "tablewise only reads the database's tables; " + readOnlyHint + " without it"}
+			return operator(op, "")
+		}
+		if op == "<>" && strings.Contains(text, "!=") {
+			return operator(op, " (written !=)")
+		}
+	}
+	for _, t := range toks {
+		if t.kind != 'w' {
+			continue
+		}
+		for _, op := range impliedOperators[t.text] {
+			if _, ok := loc.ops[op]; ok {
+				return operator(op, " (written "+strings.ToUpper(t.text)+")")
+			}
 		}
 	}
 	for _, t := range toks {
@@ -996,7 +1131,8 @@ func (loc *local) vet(text string, toks []token, where string) error {
 			return remoteRejection(t.text, srv)
 		}
 		if fn, ok := loc.views[strings.ToLower(t.text)]; ok {
-			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed (the planner may run it before any plan can be checked)", t.text, where, fn),
+			why, _ := loc.refusedCall(fn)
+			return &guard.Rejection{What: t.text, Reason: fmt.Sprintf("%s is not allowed in %s: its definition (a view's), or a row security policy, an index, a constraint, statistics, the partition key or a column's range type on it, calls %s(), which is not allowed: it %s (and the planner may run it before any plan can be checked)", t.text, where, fn, why),
 				Hint: "query the tables the view reads instead, connect as a role the policy does not apply to, or ask the database's owner for an index or constraint that calls no such function; " + readOnlyHint}
 		}
 	}
