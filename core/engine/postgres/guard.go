@@ -467,6 +467,11 @@ var deniedNames = map[string]string{
 	"nextval":                        "advances a sequence, outside the transaction",
 	"setval":                         "sets a sequence, outside the transaction",
 	"txid_current":                   "assigns a transaction id",
+	"xpath":                          xpathWhy,
+	"xpath_exists":                   xpathWhy,
+	"xmlexists":                      xpathWhy,
+	"xmltable":                       xpathWhy,
+	"xslt_process":                   "runs an XSLT stylesheet, which the server cannot interrupt: it may run on past the deadline",
 	"pg_current_xact_id":             "assigns a transaction id",
 	"loread":                         "reads large objects",
 	"lowrite":                        "writes large objects",
@@ -529,6 +534,7 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"dblink_", "reaches another connection"},
 	{"pg_truncate_", "truncates server state"},
 	{"crosstab", "runs a query given as text"},
+	{"xpath_", xpathWhy},
 	{"brin_summarize_", "writes a BRIN index's summaries, outside the transaction"},
 	{"brin_desummarize_", "writes a BRIN index's summaries, outside the transaction"},
 	{"pg_rotate_logfile", "rotates the server's log"},
@@ -539,6 +545,11 @@ var deniedPrefixes = []struct{ prefix, why string }{
 	{"hypopg_", "adds or hides indexes for the planner of the rest of the session"},
 	{"postgres_fdw_disconnect", "closes the session's connections to other servers"},
 }
+
+// xpathWhy is why XPath is refused: libxml2 evaluates an expression
+// without letting the server check for a cancel or its
+// statement_timeout, and one can take time cubic in the document's size.
+const xpathWhy = "evaluates an XPath expression, which the server cannot interrupt: it may run on past the deadline"
 
 // denied reports whether the function name (lower case, without schema)
 // is denied, and why.
