@@ -1,0 +1,67 @@
+package mysql_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/query"
+)
+
+// onServer counts the sessions whose statement holds marker, whatever
+// their command: a statement killed but still computing shows as
+// "Killed", not "Query".
+func (f *fixture) onServer(t *testing.T, marker string) int {
+	t.Helper()
+	var n int
+	err := f.root.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', ?, '%') AND ID <> CONNECTION_ID()", marker).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestUnstoppableIsNotCalledStopped: MariaDB checks for KILL and
+// max_statement_time between rows, not inside one value's computation,
+// and REPLACE on a long text moves the rest of the text at every match
+// (quadratic): REPLACE(REPEAT('a', 8000000), 'a', 'bb') computes for a
+// day after KILL QUERY, KILL CONNECTION and the client closing the
+// connection. A statement the engine calls stopped at the deadline (exit
+// 5) must be gone from the server; one that is not must be reported as
+// still running. The statement here ends on its own after a few seconds.
+func TestUnstoppableIsNotCalledStopped(t *testing.T) {
+	f := chinook(t)
+	eng := f.single(t)
+	defer eng.Close()
+	const marker = "tw_unstoppable_replace"
+	q := "SELECT LENGTH(REPLACE(REPEAT('a', 100000), 'a', 'bb')) AS " + marker
+	// However it ends, wait for the server to finish the statement
+	// before the test's database goes.
+	defer func() {
+		for end := time.Now().Add(2 * time.Minute); f.onServer(t, marker) > 0 && time.Now().Before(end); {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 500 * time.Millisecond})
+	took := time.Since(start)
+	left := f.onServer(t, marker)
+	t.Logf("%v after %v; %d left on the server", err, took, left)
+	switch {
+	case err == nil:
+		t.Errorf("the statement ran to its end in %v under a 500 ms deadline", took)
+	case errors.Is(err, query.ErrDeadline) && left != 0:
+		t.Errorf("reported stopped at the deadline (%v) while the server still runs it (%d sessions)", err, left)
+	case !errors.Is(err, query.ErrDeadline) && !strings.Contains(err.Error(), "still runs"):
+		t.Errorf("%v: neither the deadline nor a statement that still runs", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the call took %v under a 500 ms deadline", took)
+	}
+	// The engine goes on serving.
+	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{Timeout: 5 * time.Second}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("the next statement: %v %v", res, err)
+	}
+}
