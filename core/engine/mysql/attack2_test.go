@@ -3,10 +3,13 @@ package mysql_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -35,34 +38,50 @@ func TestUnstoppableIsNotCalledStopped(t *testing.T) {
 	f := chinook(t)
 	eng := f.single(t)
 	defer eng.Close()
-	const marker = "tw_unstoppable_replace"
-	q := "SELECT LENGTH(REPLACE(REPEAT('a', 100000), 'a', 'bb')) AS " + marker
-	// However it ends, wait for the server to finish the statement
-	// before the test's database goes.
-	defer func() {
-		for end := time.Now().Add(2 * time.Minute); f.onServer(t, marker) > 0 && time.Now().Before(end); {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	start := time.Now()
-	_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 500 * time.Millisecond})
-	took := time.Since(start)
-	left := f.onServer(t, marker)
-	t.Logf("%v after %v; %d left on the server", err, took, left)
-	switch {
-	case err == nil:
-		t.Errorf("the statement ran to its end in %v under a 500 ms deadline", took)
-	case errors.Is(err, query.ErrDeadline) && left != 0:
-		t.Errorf("reported stopped at the deadline (%v) while the server still runs it (%d sessions)", err, left)
-	case !errors.Is(err, query.ErrDeadline) && !strings.Contains(err.Error(), "still runs"):
-		t.Errorf("%v: neither the deadline nor a statement that still runs", err)
-	}
-	if took > 5*time.Second {
-		t.Errorf("the call took %v under a 500 ms deadline", took)
-	}
-	// The engine goes on serving.
-	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{Timeout: 5 * time.Second}); err != nil || res.Rows[0][0] != int64(25) {
-		t.Errorf("the next statement: %v %v", res, err)
+	for _, c := range []struct {
+		name string
+		run  func(q string, timeout time.Duration) error
+	}{
+		{"Run", func(q string, timeout time.Duration) error {
+			_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: timeout})
+			return err
+		}},
+		{"ExplainAnalyze", func(q string, timeout time.Duration) error {
+			_, err := eng.ExplainAnalyze(context.Background(), q, timeout)
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			marker := "tw_unstoppable_" + c.name
+			q := "SELECT LENGTH(REPLACE(REPEAT('a', 100000), 'a', 'bb')) AS " + marker
+			// However it ends, wait for the server to finish the
+			// statement before the test's database goes.
+			defer func() {
+				for end := time.Now().Add(2 * time.Minute); f.onServer(t, marker) > 0 && time.Now().Before(end); {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}()
+			start := time.Now()
+			err := c.run(q, 500*time.Millisecond)
+			took := time.Since(start)
+			left := f.onServer(t, marker)
+			t.Logf("%v after %v; %d left on the server", err, took, left)
+			switch {
+			case err == nil:
+				t.Errorf("the statement ran to its end in %v under a 500 ms deadline", took)
+			case errors.Is(err, query.ErrDeadline) && left != 0:
+				t.Errorf("reported stopped at the deadline (%v) while the server still runs it (%d sessions)", err, left)
+			case !errors.Is(err, query.ErrDeadline) && !strings.Contains(err.Error(), "still runs"):
+				t.Errorf("%v: neither the deadline nor a statement that still runs", err)
+			}
+			if took > 5*time.Second {
+				t.Errorf("the call took %v under a 500 ms deadline", took)
+			}
+			// The engine goes on serving.
+			if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{Timeout: 5 * time.Second}); err != nil || res.Rows[0][0] != int64(25) {
+				t.Errorf("the next statement: %v %v", res, err)
+			}
+		})
 	}
 }
 
@@ -95,5 +114,39 @@ func TestCatalogViewNewerThanGuard(t *testing.T) {
 	}
 	if g := cat.Table("Genre"); g == nil || g.RowCount != 25 || len(g.Sample) == 0 {
 		t.Errorf("Genre in the catalog: %+v", g)
+	}
+}
+
+// TestClientCharsetCannotSplitStrings: in GBK, BIG5, SJIS and CP932 a
+// backslash can be the second byte of a character, so a server reading
+// the text in one of them ends the string '中\' where the guard reads
+// an escaped quote, and runs what follows it. A URL's charset must
+// never get the connection there: either it is refused, or the text
+// the guard admits runs as one string — no file written, no lock taken.
+func TestClientCharsetCannotSplitStrings(t *testing.T) {
+	f := chinook(t)
+	out := "/tmp/tw-my-charset-" + strings.ReplaceAll(t.Name(), "/", "-")
+	os.Remove(out)
+	t.Cleanup(func() { os.Remove(out) })
+	for _, cs := range []string{"gbk", "big5", "sjis", "cp932", "gb2312"} {
+		eng, err := twmysql.Open(context.Background(), f.url+"?charset="+cs, engine.Options{MaxConns: 1})
+		if err != nil {
+			t.Logf("charset=%s: %v", cs, err)
+			continue
+		}
+		for _, q := range []string{
+			"SELECT '中\\' , 1 INTO OUTFILE '" + out + "' -- '",
+			"SELECT '中\\' , GET_LOCK(0x74772D63686172736574, 0) -- '", // 'tw-charset'
+		} {
+			res, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
+			t.Logf("charset=%s: %q: %v %v", cs, q, res, err)
+		}
+		eng.Close()
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("charset=%s: %s was written", cs, out)
+		}
+		if held := f.scalar(t, "SELECT IS_USED_LOCK('tw-charset')"); held != "" {
+			t.Errorf("charset=%s: lock tw-charset held by connection %s", cs, held)
+		}
 	}
 }
