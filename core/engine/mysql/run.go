@@ -240,19 +240,25 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	return nil
 }
 
-// gone reports whether the server has ended connection id, whose
-// statement was killed and whose connection the client closed, within
-// killGrace.
+// gone reports whether, within killGrace, the server has ended the
+// statement of connection id, which the stopper killed and whose
+// connection the client closed (or failed to roll back). Until then it
+// sends KILL QUERY again: the first may never have reached the server
+// (no connection for it within killGrace), and the connection is closed
+// or about to be, running nothing else.
 func (e *Engine) gone(ctx context.Context, id int64) bool {
 	until := time.Now().Add(killGrace)
 	for {
 		var n int
-		err := e.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = "+strconv.FormatInt(id, 10)).Scan(&n)
+		err := e.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND <> 'Sleep' AND ID = "+strconv.FormatInt(id, 10)).Scan(&n)
 		if err == nil && n == 0 {
 			return true
 		}
 		if time.Now().After(until) || ctx.Err() != nil {
 			return false
+		}
+		if n > 0 {
+			e.db.ExecContext(ctx, "KILL QUERY "+strconv.FormatInt(id, 10))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
