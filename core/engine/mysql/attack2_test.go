@@ -11,6 +11,7 @@ import (
 	"github.com/tablewise/tablewise/core/engine"
 	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
 // onServer counts the sessions whose statement holds marker, whatever
@@ -149,4 +150,45 @@ func TestClientCharsetCannotSplitStrings(t *testing.T) {
 			t.Errorf("charset=%s: lock tw-charset held by connection %s", cs, held)
 		}
 	}
+}
+
+// TestRehearsalReachesNoOtherDatabase: a migration rehearsed on a
+// scratch database of the checked database's own server must not reach
+// the checked database through a table that the server reads elsewhere:
+// a FEDERATED table whose CONNECTION names the checked database, and
+// rows written into it and deleted, leave its tables as they were.
+func TestRehearsalReachesNoOtherDatabase(t *testing.T) {
+	f := chinook(t)
+	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+		return
+	}
+	scratch := servers.MySQL(t)
+	u := f.watch(t, "/tmp/tw-my-rehearse-")
+	db := f.scalar(t, "SELECT DATABASE()")
+	port := f.scalar(t, "SELECT @@port")
+	conn := "CONNECTION='mysql://root@127.0.0.1:" + port + "/" + db + "/Genre'"
+	cols := "(GenreId INT NOT NULL, Name VARCHAR(120), PRIMARY KEY (GenreId))"
+	writes := "INSERT INTO fed VALUES (999, 'written');\nUPDATE fed SET Name = 'changed' WHERE GenreId = 1;"
+	for _, up := range []string{
+		"CREATE TABLE fed " + cols + " ENGINE=FEDERATED " + conn + ";\n" + writes,
+		"CREATE TABLE fed " + cols + " engine = 'federated' " + conn + ";\n" + writes,
+		"SET SESSION default_storage_engine = FEDERATED;\nCREATE TABLE fed " + cols + " " + conn + ";\n" + writes,
+		"SET @@default_storage_engine = 'FEDERATED';\nCREATE TABLE fed " + cols + " " + conn + ";\n" + writes,
+		"CREATE TABLE fed " + cols + ";\nALTER TABLE fed ENGINE FEDERATED " + conn + ";\n" + writes,
+		"SET default_storage_engine = CONCAT('FEDER', 'ATED');\nCREATE TABLE fed " + cols + " COMMENT='mysql://root@127.0.0.1:" + port + "/" + db + "/Genre';\n" + writes,
+	} {
+		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+		if err != nil {
+			t.Fatalf("%s: %v", up, err)
+		}
+		refused := false
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+			refused = refused || strings.Contains(s.Err, "not rehearsed")
+		}
+		if !refused {
+			t.Errorf("%s: rehearsed: %+v", up, reh.Up)
+		}
+	}
+	u.check(t)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -216,6 +217,36 @@ func (e *Engine) beyond(stmt string) error {
 		}
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
+		}
+	}
+	// A table the server reads elsewhere (FEDERATED and the like) can
+	// name the checked database in its CONNECTION string, or in its
+	// COMMENT (SPIDER), where no name is seen: writing its rows writes
+	// there. Such an engine is refused wherever it is chosen (ENGINE =,
+	// a *_storage_engine setting), and so is a CONNECTION table option.
+	for i, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		if t.up == "CONNECTION" && i+1 < len(toks) && (toks[i+1].text == "=" || toks[i+1].kind == tString) {
+			return errors.New("a table's CONNECTION is not rehearsed: the server would read and write that table on another server or database, which may be the checked one")
+		}
+		if t.up != "ENGINE" && !strings.HasSuffix(t.up, "STORAGE_ENGINE") {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j].text == "=" || toks[j].text == ":=" || toks[j].text == ":") {
+			j++
+		}
+		if j < len(toks) {
+			if name := strings.ToUpper(strings.Trim(toks[j].text, "'\"`")); slices.Contains(remoteEngineNames, name) {
+				return fmt.Errorf("the %s engine is not rehearsed: its tables are read and written on another server or database, which may be the checked one", name)
+			}
+		}
+		// A setting's value computed (CONCAT('FEDER', 'ATED')) hides
+		// the engine's name.
+		if t.up != "ENGINE" && (j >= len(toks) || toks[j].kind == tPunct || j+1 < len(toks) && toks[j+1].text != "," && toks[j+1].text != ";") {
+			return fmt.Errorf("%s set from an expression is not rehearsed: name the engine", t.text)
 		}
 	}
 	if first == "CREATE" || first == "DROP" || first == "ALTER" || first == "RENAME" {
