@@ -192,3 +192,42 @@ func TestRehearsalReachesNoOtherDatabase(t *testing.T) {
 	}
 	u.check(t)
 }
+
+// TestRehearsalHoldsNoServerLock: BACKUP STAGE BLOCK_COMMIT (and the
+// stages after it) blocks every session's commits on the server until
+// the connection ends, and a named lock is the server's, which the
+// database's own programs may wait for; a rehearsal on the checked
+// database's own server must take neither: a write on another connection
+// during the rehearsal commits at once, and the lock stays free.
+func TestRehearsalHoldsNoServerLock(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	f.exec(t, "CREATE TABLE tw_writes (a INT) ENGINE=InnoDB")
+	for _, up := range []string{
+		"BACKUP STAGE START;\nBACKUP STAGE BLOCK_COMMIT;\nSELECT SLEEP(3);",
+		"SELECT GET_LOCK('tw-app-lock', 0);\nSELECT SLEEP(3);",
+	} {
+		done := make(chan error, 1)
+		go func() {
+			reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+			if reh != nil {
+				for _, s := range reh.Up {
+					t.Logf("%q: %s", s.SQL, s.Err)
+				}
+			}
+			done <- err
+		}()
+		time.Sleep(time.Second)
+		start := time.Now()
+		f.exec(t, "INSERT INTO tw_writes VALUES (1)")
+		if took := time.Since(start); took > 500*time.Millisecond {
+			t.Errorf("%s: a write on another connection waited %v for the rehearsal's lock", up, took)
+		}
+		if held := f.scalar(t, "SELECT IS_USED_LOCK('tw-app-lock')"); held != "" {
+			t.Errorf("%s: the lock tw-app-lock is held by connection %s", up, held)
+		}
+		if err := <-done; err != nil {
+			t.Logf("rehearsal: %v", err)
+		}
+	}
+}

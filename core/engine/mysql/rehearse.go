@@ -181,9 +181,11 @@ func splitScript(script string) ([]string, error) {
 // database on the scratch server — which may be the checked database's
 // own server: USE, statements on a whole database (CREATE OR REPLACE
 // DATABASE too) or on the server (its settings, users and privileges,
-// plugins, logs, files), names qualified with the checked database's
-// name, and statements prepared from strings, anywhere in the statement
-// (a procedure's body can hide such a name in one).
+// plugins and loadable functions, logs, files, backup stages, named
+// locks), names qualified with the checked database's name, tables the
+// server reads elsewhere (FEDERATED and the like), and statements
+// prepared from strings, anywhere in the statement (a procedure's body
+// can hide such a name in one).
 func (e *Engine) beyond(stmt string) error {
 	toks, lerr := lex(stmt)
 	if lerr != nil {
@@ -196,7 +198,8 @@ func (e *Engine) beyond(stmt string) error {
 	switch first {
 	case "USE":
 		return errors.New("USE is not rehearsed: the rehearsal runs in a database of its own; write names unqualified")
-	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG":
+	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG", "BACKUP":
+		// BACKUP STAGE BLOCK_COMMIT blocks every session's commits.
 		return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server", first)
 	case "GRANT", "REVOKE":
 		return fmt.Errorf("%s is not rehearsed: privileges are the server's, and outlive the rehearsal database", first)
@@ -214,6 +217,9 @@ func (e *Engine) beyond(stmt string) error {
 	for i, t := range toks {
 		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
 			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
+		}
+		if t.kind == tWord && (t.up == "GET_LOCK" || t.up == "SONAME") {
+			return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server (a named lock other sessions may wait for, a loadable function)", t.up)
 		}
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
