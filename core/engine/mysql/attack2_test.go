@@ -14,19 +14,6 @@ import (
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
-// onServer counts the sessions whose statement holds marker, whatever
-// their command: a statement killed but still computing shows as
-// "Killed", not "Query".
-func (f *fixture) onServer(t *testing.T, marker string) int {
-	t.Helper()
-	var n int
-	err := f.root.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', ?, '%') AND ID <> CONNECTION_ID()", marker).Scan(&n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // TestUnstoppableIsNotCalledStopped: MariaDB checks for KILL and
 // max_statement_time between rows, not inside one value's computation,
 // and REPLACE on a long text moves the rest of the text at every match
@@ -58,14 +45,14 @@ func TestUnstoppableIsNotCalledStopped(t *testing.T) {
 			// However it ends, wait for the server to finish the
 			// statement before the test's database goes.
 			defer func() {
-				for end := time.Now().Add(2 * time.Minute); f.onServer(t, marker) > 0 && time.Now().Before(end); {
+				for end := time.Now().Add(2 * time.Minute); f.running(t, marker) > 0 && time.Now().Before(end); {
 					time.Sleep(100 * time.Millisecond)
 				}
 			}()
 			start := time.Now()
 			err := c.run(q, 500*time.Millisecond)
 			took := time.Since(start)
-			left := f.onServer(t, marker)
+			left := f.running(t, marker)
 			t.Logf("%v after %v; %d left on the server", err, took, left)
 			switch {
 			case err == nil:
