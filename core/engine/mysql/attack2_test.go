@@ -218,3 +218,37 @@ func TestRehearsalHoldsNoServerLock(t *testing.T) {
 		}
 	}
 }
+
+// TestRehearsalCopiesNoRemoteTable: the rehearsal copies the checked
+// database's tables into the scratch database; a FEDERATED table of the
+// checked database, copied as it is, would read and write the same
+// remote rows, and a migration deleting from it deleted them there. The
+// remote rows stay.
+func TestRehearsalCopiesNoRemoteTable(t *testing.T) {
+	f := chinook(t)
+	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+		return
+	}
+	scratch := servers.MySQL(t)
+	db := f.scalar(t, "SELECT DATABASE()")
+	other := db + "_remote"
+	f.exec(t, "CREATE DATABASE "+other)
+	t.Cleanup(func() { f.root.Exec("DROP DATABASE " + other) })
+	f.exec(t, "CREATE TABLE "+other+".kept (a INT PRIMARY KEY)")
+	f.exec(t, "INSERT INTO "+other+".kept VALUES (1), (2), (3)")
+	f.exec(t, "CREATE TABLE remote_kept (a INT PRIMARY KEY) ENGINE=FEDERATED CONNECTION='mysql://root@127.0.0.1:"+f.scalar(t, "SELECT @@port")+"/"+other+"/kept'")
+	t.Cleanup(func() { f.root.Exec("DROP TABLE remote_kept") })
+	reh, err := f.eng.RehearseIn(context.Background(), scratch, "DELETE FROM remote_kept;\nINSERT INTO remote_kept VALUES (9);", "")
+	if reh != nil {
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+		}
+		t.Logf("notes: %v", reh.Notes)
+	}
+	if err != nil {
+		t.Logf("rehearsal: %v", err)
+	}
+	if n := f.scalar(t, "SELECT GROUP_CONCAT(a ORDER BY a) FROM "+other+".kept"); n != "1,2,3" {
+		t.Errorf("the remote table's rows are now %q, were 1,2,3", n)
+	}
+}
