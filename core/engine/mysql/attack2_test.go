@@ -145,11 +145,10 @@ func TestClientCharsetCannotSplitStrings(t *testing.T) {
 // a FEDERATED table whose CONNECTION names the checked database, and
 // rows written into it and deleted, leave its tables as they were.
 func TestRehearsalReachesNoOtherDatabase(t *testing.T) {
-	f := chinook(t)
-	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+	f, scratch := federated(t)
+	if f == nil {
 		return
 	}
-	scratch := servers.MySQL(t)
 	u := f.watch(t, "/tmp/tw-my-rehearse-")
 	db := f.scalar(t, "SELECT DATABASE()")
 	port := f.scalar(t, "SELECT @@port")
@@ -222,14 +221,15 @@ func TestRehearsalHoldsNoServerLock(t *testing.T) {
 // TestRehearsalCopiesNoRemoteTable: the rehearsal copies the checked
 // database's tables into the scratch database; a FEDERATED table of the
 // checked database, copied as it is, would read and write the same
-// remote rows, and a migration deleting from it deleted them there. The
+// remote rows, and a migration deleting from it would delete them there
+// (MariaDB 10.11 happens not to recreate the table from its SHOW CREATE
+// TABLE under the engine's sql_mode; the copy refuses it anyway). The
 // remote rows stay.
 func TestRehearsalCopiesNoRemoteTable(t *testing.T) {
-	f := chinook(t)
-	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+	f, scratch := federated(t)
+	if f == nil {
 		return
 	}
-	scratch := servers.MySQL(t)
 	db := f.scalar(t, "SELECT DATABASE()")
 	other := db + "_remote"
 	f.exec(t, "CREATE DATABASE "+other)
@@ -251,4 +251,14 @@ func TestRehearsalCopiesNoRemoteTable(t *testing.T) {
 	if n := f.scalar(t, "SELECT GROUP_CONCAT(a ORDER BY a) FROM "+other+".kept"); n != "1,2,3" {
 		t.Errorf("the remote table's rows are now %q, were 1,2,3", n)
 	}
+}
+
+// federated is a fixture on a server with the FEDERATED engine (nil
+// without it) and a scratch database of the same server.
+func federated(t *testing.T) (*fixture, string) {
+	f := chinook(t)
+	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+		return nil, ""
+	}
+	return f, servers.MySQL(t)
 }
