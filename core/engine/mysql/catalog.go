@@ -278,14 +278,20 @@ func (e *Engine) knownNow(ctx context.Context) (*known, error) {
 	return k, nil
 }
 
-// runOwn runs a statement tablewise wrote itself (no guard: it is not the
-// user's) in a read-only transaction under timeout.
+// runOwn runs a statement tablewise wrote itself, naming one table or
+// view, in a read-only transaction under timeout. It is vetted on its
+// connection as a user's statement is (vetOn): what the guard knows of
+// the database may be older than the view it reads, replaced since to
+// call a stored function, which the count or the sample would run.
 func (e *Engine) runOwn(ctx context.Context, sqlText string, timeout time.Duration, row func(query.Cursor)) (*query.Summary, error) {
 	sum := &query.Summary{SQL: sqlText}
 	if timeout <= 0 {
 		return sum, deadlineError(timeout)
 	}
 	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
+		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
+			return err
+		}
 		return e.stream(c, s, sqlText, query.Options{}, rowFunc(row), sum)
 	})
 	return sum, err

@@ -780,7 +780,10 @@ const objectName = "IF(TABLE_SCHEMA = DATABASE(), TABLE_NAME, CONCAT(TABLE_SCHEM
 // a connection of its own (FEDERATED, FederatedX), in a transaction that
 // is not read-only, or outside the database (CONNECT, SPIDER; SPHINX
 // connects to the searchd its table or its query names).
-const remoteEngines = "('FEDERATED', 'CONNECT', 'SPIDER', 'SPHINX')"
+var remoteEngines = sqlList(remoteEngineNames)
+
+// remoteEngineNames are remoteEngines, upper-cased.
+var remoteEngineNames = []string{"FEDERATED", "CONNECT", "SPIDER", "SPHINX"}
 
 // learn reads what the guard needs to know of the database: its stored
 // functions, when the user may read mysql.func the server's loadable

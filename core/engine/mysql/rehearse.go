@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,12 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		var failed []string
 		var errs []error
 		for _, st := range pending {
+			if toks, lerr := lex(st); lerr == nil {
+				if err := remoteTable(toks); err != nil {
+					r.Notes = append(r.Notes, engine.NotCopied(st, err.Error()))
+					continue
+				}
+			}
 			if err := exec(st); err != nil {
 				failed, errs = append(failed, st), append(errs, err)
 			}
@@ -180,9 +187,11 @@ func splitScript(script string) ([]string, error) {
 // database on the scratch server — which may be the checked database's
 // own server: USE, statements on a whole database (CREATE OR REPLACE
 // DATABASE too) or on the server (its settings, users and privileges,
-// plugins, logs, files), names qualified with the checked database's
-// name, and statements prepared from strings, anywhere in the statement
-// (a procedure's body can hide such a name in one).
+// plugins and loadable functions, logs, files, backup stages, named
+// locks), names qualified with the checked database's name, tables the
+// server reads elsewhere (FEDERATED and the like), and statements
+// prepared from strings, anywhere in the statement (a procedure's body
+// can hide such a name in one).
 func (e *Engine) beyond(stmt string) error {
 	toks, lerr := lex(stmt)
 	if lerr != nil {
@@ -195,7 +204,8 @@ func (e *Engine) beyond(stmt string) error {
 	switch first {
 	case "USE":
 		return errors.New("USE is not rehearsed: the rehearsal runs in a database of its own; write names unqualified")
-	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG":
+	case "SHUTDOWN", "KILL", "FLUSH", "RESET", "PURGE", "INSTALL", "UNINSTALL", "CHANGE", "BINLOG", "BACKUP":
+		// BACKUP STAGE BLOCK_COMMIT blocks every session's commits.
 		return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server", first)
 	case "GRANT", "REVOKE":
 		return fmt.Errorf("%s is not rehearsed: privileges are the server's, and outlive the rehearsal database", first)
@@ -214,9 +224,15 @@ func (e *Engine) beyond(stmt string) error {
 		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
 			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
 		}
+		if t.kind == tWord && (t.up == "GET_LOCK" || t.up == "SONAME") {
+			return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server (a named lock other sessions may wait for, a loadable function)", t.up)
+		}
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
 		}
+	}
+	if err := remoteTable(toks); err != nil {
+		return err
 	}
 	if first == "CREATE" || first == "DROP" || first == "ALTER" || first == "RENAME" {
 		i := 1
@@ -242,6 +258,41 @@ func (e *Engine) beyond(stmt string) error {
 		}
 		if strings.EqualFold(name, e.dbName) && toks[i+1].kind == tPunct && toks[i+1].text == "." {
 			return fmt.Errorf("names the checked database %s: the rehearsal never reaches it; write the names without the database", e.dbName)
+		}
+	}
+	return nil
+}
+
+// remoteTable refuses a statement that makes a table the server reads
+// elsewhere (FEDERATED and the like): its CONNECTION string, or its
+// COMMENT (SPIDER), can name the checked database, where no name is
+// seen, and writing its rows writes there. Such an engine is refused
+// wherever it is chosen (ENGINE =, a *_storage_engine setting), and so is
+// a CONNECTION table option.
+func remoteTable(toks []token) error {
+	for i, t := range toks {
+		if t.kind != tWord {
+			continue
+		}
+		if t.up == "CONNECTION" && i+1 < len(toks) && (toks[i+1].text == "=" || toks[i+1].kind == tString) {
+			return errors.New("a table's CONNECTION is not rehearsed: the server would read and write that table on another server or database, which may be the checked one")
+		}
+		if t.up != "ENGINE" && !strings.HasSuffix(t.up, "STORAGE_ENGINE") {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j].text == "=" || toks[j].text == ":=" || toks[j].text == ":") {
+			j++
+		}
+		if j < len(toks) {
+			if name := strings.ToUpper(strings.Trim(toks[j].text, "'\"`")); slices.Contains(remoteEngineNames, name) {
+				return fmt.Errorf("the %s engine is not rehearsed: its tables are read and written on another server or database, which may be the checked one", name)
+			}
+		}
+		// A setting's value computed (CONCAT('FEDER', 'ATED')) hides
+		// the engine's name.
+		if t.up != "ENGINE" && (j >= len(toks) || toks[j].kind == tPunct || j+1 < len(toks) && toks[j+1].text != "," && toks[j+1].text != ";") {
+			return fmt.Errorf("%s set from an expression is not rehearsed: name the engine", t.text)
 		}
 	}
 	return nil

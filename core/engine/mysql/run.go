@@ -211,6 +211,21 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	rctx, cancel := context.WithTimeout(bg, 5*time.Second)
 	defer cancel()
 	_, rerr := c.ExecContext(rctx, "ROLLBACK")
+	if ferr != nil && rerr != nil && (fired == "deadline" || fired == "cancel") && !e.gone(rctx, c.id) {
+		// KILL QUERY did not end the statement and the client closed
+		// its connection: the server goes on computing it until it next
+		// checks for KILL, which MariaDB does between rows, not inside
+		// one value (REPLACE on a long text, measured on 10.11). It was
+		// not stopped: say so, never "stopped at the deadline".
+		at := "the " + s.timeout.String() + " deadline"
+		if fired == "cancel" {
+			at = "cancellation"
+		}
+		ferr = &guard.SQLError{
+			Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (connection %d) until it has computed the value it is on", at, c.id),
+			Hint: "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values",
+		}
+	}
 	if ferr != nil {
 		var rej *guard.Rejection
 		broken = fired != "" || !errors.As(ferr, &rej) && !errors.As(ferr, new(*guard.SQLError))
@@ -223,6 +238,30 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	// the last of them changes nothing but the connection's fate.
 	broken = fired != "" || rerr != nil
 	return nil
+}
+
+// gone reports whether, within killGrace, the server has ended the
+// statement of connection id, which the stopper killed and whose
+// connection the client closed (or failed to roll back). Until then it
+// sends KILL QUERY again: the first may never have reached the server
+// (no connection for it within killGrace), and the connection is closed
+// or about to be, running nothing else.
+func (e *Engine) gone(ctx context.Context, id int64) bool {
+	until := time.Now().Add(killGrace)
+	for {
+		var n int
+		err := e.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND <> 'Sleep' AND ID = "+strconv.FormatInt(id, 10)).Scan(&n)
+		if err == nil && n == 0 {
+			return true
+		}
+		if time.Now().After(until) || ctx.Err() != nil {
+			return false
+		}
+		if n > 0 {
+			e.db.ExecContext(ctx, "KILL QUERY "+strconv.FormatInt(id, 10))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // badConn reports whether err means the connection is gone.
