@@ -124,9 +124,6 @@ var benignExtensionVolatile = map[string]string{
 	// pg_trgm's threshold, a setting of the transaction: ROLLBACK undoes
 	// it (tried) and DISCARD ALL resets it.
 	"set_limit": "sets pg_trgm.similarity_threshold for the transaction",
-	// xml2: libxslt's security preferences forbid files and the network
-	// (document(), xsl:include and exsl:document were tried and failed).
-	"xslt_process": "transforms XML",
 	// Callable only by the server (a trigger, an argument of type
 	// internal, a wrapper's handler or validator).
 	"autoinc": "trigger", "insert_username": "trigger", "moddatetime": "trigger", "check_foreign_key": "trigger",
