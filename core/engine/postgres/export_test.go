@@ -31,3 +31,10 @@ func VettedRuns(e *Engine) int64 { return e.hits.Load() }
 
 // LocalLoads counts the times the guard read the database's own objects.
 func LocalLoads(e *Engine) int64 { return e.loads.Load() }
+
+// AfterTrialExplain runs f between an index trial's Explain and its
+// session, until the test ends.
+func AfterTrialExplain(t interface{ Cleanup(func()) }, f func()) {
+	afterTrialExplain = f
+	t.Cleanup(func() { afterTrialExplain = nil })
+}

@@ -33,6 +33,10 @@ var hypoCalls = []string{"hypopg_create_index", "hypopg_reset"}
 // trialName names the statement an index trial plans.
 const trialName = "tablewise_trial"
 
+// afterTrialExplain, when set (by tests), runs between an index trial's
+// Explain and its session.
+var afterTrialExplain func()
+
 // TryIndexes implements engine.IndexTrier with HypoPG's hypothetical
 // indexes: each exists only in the memory of one session, inside a
 // read-only transaction, for one EXPLAIN (which plans and never runs), and
@@ -49,6 +53,9 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 	}
 	if n, _ := res.Rows[0][0].(int64); n == 0 {
 		return nil, nil, ErrNoHypoPG
+	}
+	if afterTrialExplain != nil {
+		afterTrialExplain()
 	}
 	after := make([]*engine.Plan, len(specs))
 	runCtx, cancel := context.WithTimeout(ctx, explainTimeout+clientSlack)
@@ -72,6 +79,17 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 					Hint:   "tablewise only reads the database's tables; ask the database's owner to restore HypoPG's " + name + "()",
 				}
 			}
+		}
+		// The statement is planned again here, after the check that loc
+		// is what the database holds: it is vetted with loc, which may be
+		// newer than what Explain vetted it with (a view replaced since to
+		// call the database's own code would run as it is planned).
+		st, err := vetText(before.SQL)
+		if err != nil {
+			return err
+		}
+		if err := vetWith(loc, st, before.SQL); err != nil {
+			return err
 		}
 		// One statement each, by the extended protocol: never a second
 		// statement hidden in the text.
