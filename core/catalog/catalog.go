@@ -99,6 +99,10 @@ type Check struct {
 // SampleRows is how many rows a catalog samples per table.
 const SampleRows = 3
 
+// SampleMaxBytes caps the bytes of one table's sample rows: a table or a
+// view may hold values of any size the engine allows.
+const SampleMaxBytes = 1 << 20
+
 // Table returns the table or view called name (case-insensitive), or nil.
 func (c *Catalog) Table(name string) *Table {
 	return c.byName[strings.ToLower(name)]

@@ -169,10 +169,6 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	return catalog.New(tables), nil
 }
 
-// sampleMaxBytes caps the bytes of one table's sample rows: a table may
-// hold values of any size (up to 1 GB each).
-const sampleMaxBytes = 1 << 20
-
 // countAndSample fills row counts (exact when cheap, else the planner's
 // estimate) and sample rows, within engine.ServerBudget.
 func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, estimates map[*catalog.Table]float64) {
@@ -195,7 +191,7 @@ func (e *Engine) countAndSample(ctx context.Context, tables []*catalog.Table, es
 			}
 		}
 		if sample.Left() {
-			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, MaxBytes: sampleMaxBytes, Timeout: sample.Next()})
+			res, err := query.Collect(ctx, e, "SELECT * FROM "+name+" LIMIT "+strconv.Itoa(catalog.SampleRows), query.Options{MaxRows: catalog.SampleRows, MaxBytes: catalog.SampleMaxBytes, Timeout: sample.Next()})
 			if err == nil {
 				for _, r := range res.Rows {
 					t.Sample = append(t.Sample, []any(r))

@@ -13,6 +13,7 @@ import (
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/ddl"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
+	"github.com/tablewise/tablewise/core/query"
 )
 
 // Count and sample budgets: a table whose count(*) takes more is
@@ -293,7 +294,9 @@ func countRows(ctx context.Context, cc *catConn, t *catalog.Table, spend engine.
 // allSteps is all on cc's connection with a budget of steps
 // virtual-machine instructions too (lite.Conn.LimitSteps); it returns the
 // instructions used. A statement past the budget fails as one past its
-// time budget does.
+// time budget does. Its rows (a count, or a table's or a view's sample,
+// whose values may each be as long as the length limit) end before they
+// pass catalog.SampleMaxBytes, as a server engine's sample does.
 //
 // Neither budget stops a statement inside one long instruction (a sort:
 // lite.Stmt.MayRunLong), as a view's query can be: such a statement steps
@@ -308,7 +311,7 @@ func allSteps(ctx context.Context, cc *catConn, sql string, budget time.Duration
 	}
 	held := cc.c
 	stop := c.LimitSteps(steps)
-	rows, left, err := collect(ctx, c, sql, budget, func() {
+	rows, left, err := collect(ctx, c, sql, budget, catalog.SampleMaxBytes, func() {
 		stop()
 		cc.d.pool.Release(held, true)
 	})
@@ -328,16 +331,17 @@ var errLeftRunning = errors.New("still running at its time budget")
 // engine.ErrCatalogDeadline) and, when budget > 0, once budget has passed (an
 // interrupted error that callers may treat as "too slow to matter").
 func all(ctx context.Context, c *lite.Conn, sql string, budget time.Duration) ([][]any, error) {
-	rows, _, err := collect(ctx, c, sql, budget, nil)
+	rows, _, err := collect(ctx, c, sql, budget, 0, nil)
 	return rows, err
 }
 
-// collect is all; when leave is set and budget > 0, a statement that may
+// collect is all, its rows ending before they pass maxBytes (0: no
+// cap); when leave is set and budget > 0, a statement that may
 // run long steps on a goroutine of its own and is waited for until its
 // limit and leaveGrace have passed. A statement still running then is
 // left to finish alone, and left is set (the error is errLeftRunning, or
 // ctx's): once it ends, it is finalized and leave is called.
-func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration, leave func()) (rows [][]any, left bool, err error) {
+func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration, maxBytes int64, leave func()) (rows [][]any, left bool, err error) {
 	// The deadline is read from the clock, not only from ctx.Err(): under
 	// load the context's timer may fire late, and a statement interrupted
 	// at the deadline must not pass for one that was merely slow.
@@ -379,12 +383,12 @@ func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration
 	if leave == nil || budget <= 0 || !stmt.MayRunLong() {
 		defer stop()
 		defer stmt.Finalize()
-		rows, err = rowsOf(stmt, fail)
+		rows, err = rowsOf(stmt, maxBytes, fail)
 		return rows, false, err
 	}
 	var got [][]any // the step's rows, read once it has returned
 	err, left = stepAside(nil, limit, func(*gate) error {
-		out, err := rowsOf(stmt, fail)
+		out, err := rowsOf(stmt, maxBytes, fail)
 		stmt.Finalize()
 		stop()
 		got = out
@@ -403,17 +407,20 @@ func collect(ctx context.Context, c *lite.Conn, sql string, budget time.Duration
 	return nil, true, errLeftRunning
 }
 
-// rowsOf steps stmt to its end and collects its rows; fail explains an
-// error.
-func rowsOf(stmt *lite.Stmt, fail func(error) ([][]any, error)) ([][]any, error) {
+// rowsOf steps stmt to its end and collects its rows, ending before
+// they pass maxBytes (0: no cap; a row is measured where SQLite holds
+// it, as Run measures it, before it is copied); fail explains an error.
+func rowsOf(stmt *lite.Stmt, maxBytes int64, fail func(error) ([][]any, error)) ([][]any, error) {
 	n := stmt.ColumnCount()
+	caps := engine.NewCaps(query.Options{MaxBytes: maxBytes}, &query.Summary{})
+	cur := &cursor{st: stmt, n: n}
 	var out [][]any
 	for {
 		more, err := stmt.Step()
 		if err != nil {
 			return fail(err)
 		}
-		if !more {
+		if !more || caps.BytesOver(cur.size) {
 			return out, nil
 		}
 		row := make([]any, n)
