@@ -242,7 +242,7 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 		}
 		if (t.Kind == "view" || t.RowCount <= exactCountRows) && count.Left() {
 			var n int64
-			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), count.Next(), func(c query.Cursor) {
+			_, err := e.runOwn(ctx, "SELECT COUNT(*) FROM "+quoteIdent(t.Name), query.Options{Timeout: count.Next()}, func(c query.Cursor) {
 				n = c.Int64(0)
 			})
 			if err == nil {
@@ -253,7 +253,7 @@ func (e *Engine) countAndSample(ctx context.Context, cat *catalog.Catalog, k *kn
 		}
 		if sample.Left() {
 			var rows [][]any
-			_, err := e.runOwn(ctx, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), sample.Next(), func(c query.Cursor) {
+			_, err := e.runOwn(ctx, "SELECT * FROM "+quoteIdent(t.Name)+" LIMIT "+fmt.Sprint(catalog.SampleRows), query.Options{MaxBytes: catalog.SampleMaxBytes, Timeout: sample.Next()}, func(c query.Cursor) {
 				rows = append(rows, c.Row())
 			})
 			if err == nil {
@@ -279,20 +279,21 @@ func (e *Engine) knownNow(ctx context.Context) (*known, error) {
 }
 
 // runOwn runs a statement tablewise wrote itself, naming one table or
-// view, in a read-only transaction under timeout. It is vetted on its
+// view, in a read-only transaction under opt's timeout, its rows held to
+// opt's caps. It is vetted on its
 // connection as a user's statement is (vetOn): what the guard knows of
 // the database may be older than the view it reads, replaced since to
 // call a stored function, which the count or the sample would run.
-func (e *Engine) runOwn(ctx context.Context, sqlText string, timeout time.Duration, row func(query.Cursor)) (*query.Summary, error) {
+func (e *Engine) runOwn(ctx context.Context, sqlText string, opt query.Options, row func(query.Cursor)) (*query.Summary, error) {
 	sum := &query.Summary{SQL: sqlText}
-	if timeout <= 0 {
-		return sum, deadlineError(timeout)
+	if opt.Timeout <= 0 {
+		return sum, deadlineError(opt.Timeout)
 	}
-	err := e.withTx(ctx, timeout, func(c *conn, s *stopper) error {
+	err := e.withTx(ctx, opt.Timeout, func(c *conn, s *stopper) error {
 		if err := e.vetOn(ctx, c, s, sqlText); err != nil {
 			return err
 		}
-		return e.stream(c, s, sqlText, query.Options{}, rowFunc(row), sum)
+		return e.stream(c, s, sqlText, opt, rowFunc(row), sum)
 	})
 	return sum, err
 }
