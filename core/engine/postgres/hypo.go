@@ -109,6 +109,14 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		if _, err := one(fmt.Sprintf("SET LOCAL statement_timeout = %d", explainTimeout/time.Millisecond)); err != nil {
 			return err
 		}
+		// As the role, as Explain planned it: its privileges and the row
+		// security policies that apply to it, which the Parse below
+		// adds to the statement.
+		if e.role != "" {
+			if _, err := one("SET LOCAL ROLE " + quoteIdent(e.role)); err != nil {
+				return err
+			}
+		}
 		// Parsed once, before the check of what the guard knows (which
 		// it must not be planned before: fresh.go), taking the locks on
 		// what it reads; planned again (DISCARD PLANS) with each

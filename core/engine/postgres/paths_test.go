@@ -3,6 +3,8 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -41,5 +43,42 @@ func TestIndexTrialViewNewerThanGuard(t *testing.T) {
 	var rej *guard.Rejection
 	if !errors.As(trialErr, &rej) || !strings.Contains(rej.Reason, "cutoff") {
 		t.Errorf("the trial of a view replaced to call cutoff: %v", trialErr)
+	}
+}
+
+// TestIndexTrialRunsAsRole: with tablewise_role, an index trial plans as
+// that role, as Explain does: a row security policy that applies to the
+// role only is in its plans (the login user is a superuser, whom no
+// policy applies to).
+func TestIndexTrialRunsAsRole(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE EXTENSION hypopg`)
+	role := fmt.Sprintf("tablewise_trial_%d", os.Getpid())
+	exec(t, a, "CREATE ROLE "+role+" NOLOGIN")
+	t.Cleanup(func() {
+		a.Exec(context.Background(), "DROP OWNED BY "+role)
+		a.Exec(context.Background(), "DROP ROLE "+role)
+	})
+	exec(t, a, `GRANT SELECT ON "Track" TO `+role)
+	exec(t, a, `ALTER TABLE "Track" ENABLE ROW LEVEL SECURITY`)
+	exec(t, a, `CREATE POLICY composer ON "Track" FOR SELECT TO `+role+` USING ("Composer" = 'AC/DC')`)
+	exec(t, a, `ANALYZE "Track"`)
+	e := open(t, url+"&"+postgres.RoleParam+"="+role)
+	before, after, err := e.TryIndexes(context.Background(), `SELECT "Name" FROM "Track" WHERE "Milliseconds" > 0`,
+		[]engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uses := func(p *engine.Plan) bool {
+		for _, s := range p.Steps {
+			if strings.Contains(s.Detail, "tablewise_candidate_1") {
+				return true
+			}
+		}
+		return false
+	}
+	if len(after) != 1 || !uses(after[0]) {
+		t.Errorf("the trial as %s does not use the index on the policy's column: before %+v, after %+v", role, before.Steps, after[0].Steps)
 	}
 }
