@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/catalog"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/data"
@@ -283,4 +284,21 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// SampleBytes is the length of the text and blob values of t's sample
+// rows, to hold them to catalog.SampleMaxBytes.
+func SampleBytes(t *catalog.Table) int {
+	n := 0
+	for _, r := range t.Sample {
+		for _, x := range r {
+			switch x := x.(type) {
+			case string:
+				n += len(x)
+			case []byte:
+				n += len(x)
+			}
+		}
+	}
+	return n
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tablewise/tablewise/core/catalog"
+	"github.com/tablewise/tablewise/core/testdb"
 )
 
 // TestCatalogSampleBytes: a view's sample rows are held to
@@ -23,18 +24,7 @@ func TestCatalogSampleBytes(t *testing.T) {
 	if v == nil {
 		t.Fatal("no view big")
 	}
-	held := 0
-	for _, r := range v.Sample {
-		for _, x := range r {
-			switch x := x.(type) {
-			case string:
-				held += len(x)
-			case []byte:
-				held += len(x)
-			}
-		}
-	}
-	if held > catalog.SampleMaxBytes {
+	if held := testdb.SampleBytes(v); held > catalog.SampleMaxBytes {
 		t.Errorf("the sample of big holds %d bytes in %d rows, past %d", held, len(v.Sample), catalog.SampleMaxBytes)
 	}
 	if g := cat.Table("Genre"); g == nil || len(g.Sample) == 0 {
