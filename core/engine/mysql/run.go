@@ -277,6 +277,7 @@ type stopper struct {
 	e       *Engine
 	ctx     context.Context
 	timeout time.Duration
+	start   time.Time       // when the deadline began
 	qctx    context.Context // the statement's context: cancelled only as a last resort
 	cancel  context.CancelFunc
 	timer   *time.Timer
@@ -292,7 +293,7 @@ type stopper struct {
 }
 
 func (e *Engine) stopper(ctx context.Context, c *conn, timeout time.Duration) *stopper {
-	s := &stopper{e: e, ctx: ctx, timeout: timeout, sent: make(chan struct{}), killed: make(chan struct{}), ended: make(chan struct{})}
+	s := &stopper{e: e, ctx: ctx, timeout: timeout, start: time.Now(), sent: make(chan struct{}), killed: make(chan struct{}), ended: make(chan struct{})}
 	s.qctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	fire := func(reason string) {
 		s.mu.Lock()
@@ -369,6 +370,15 @@ func (s *stopper) stop() string {
 	return reason
 }
 
+// overdue reports whether the deadline has passed, whether or not the
+// timer has fired yet (on a busy machine it runs late). MariaDB ends some
+// computations at its own max_statement_time with no error (BENCHMARK
+// then returns 0 as if it had run its loops): a statement that ends past
+// the deadline is taken as stopped by it, its result as cut short.
+func (s *stopper) overdue() bool {
+	return s.timeout > 0 && time.Since(s.start) >= s.timeout
+}
+
 // stopped reports whether the deadline or ctx ended the statement.
 func (s *stopper) stopped() bool {
 	f := s.fired()
@@ -431,6 +441,9 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 	}
 	if err := rows.Err(); err != nil {
 		return e.runError(s, err)
+	}
+	if s.overdue() {
+		return deadlineError(s.timeout)
 	}
 	return nil
 }
