@@ -320,3 +320,18 @@ func TestAdversarialMore(t *testing.T) {
 		}, func() int { return f.running(t, marker) })
 	}
 }
+
+// TestCutByServerDeadlineIsNoSuccess: MariaDB ends BENCHMARK at its own
+// max_statement_time with no error and a 0, as if it had run its loops.
+// When the client's timer ran late (a busy machine), that cut result came
+// back as a success; a statement that ends past the deadline is reported
+// as stopped at the deadline.
+func TestCutByServerDeadlineIsNoSuccess(t *testing.T) {
+	f := chinook(t)
+	began := time.Now()
+	err := twmysql.RunTimerLate(f.eng, context.Background(), "SELECT BENCHMARK(100000000000, MD5('x'))", time.Second)
+	var le *query.LimitError
+	if !errors.As(err, &le) || le.Kind != "deadline" {
+		t.Errorf("BENCHMARK cut by the server's deadline after %v: %v, want the deadline error", time.Since(began).Round(time.Millisecond), err)
+	}
+}
