@@ -430,13 +430,7 @@ type csvSink struct {
 }
 
 func (c *csvSink) Row(cur query.Cursor) error {
-	size := 0
-	for i := range cur.Len() {
-		if k := cur.Kind(i); k == query.Text || k == query.Blob {
-			size += len(cur.Bytes(i))
-		}
-	}
-	if c.buf.Len() >= c.stopAt || c.buf.Len()+size > c.limit {
+	if c.buf.Len() >= c.stopAt || c.buf.Len()+query.TextBytes(cur) > c.limit {
 		c.full = true
 		return errCSVFull
 	}

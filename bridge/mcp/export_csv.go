@@ -110,13 +110,7 @@ type cappedSink struct {
 }
 
 func (c *cappedSink) Row(cur query.Cursor) error {
-	size := 0
-	for i := range cur.Len() {
-		if k := cur.Kind(i); k == query.Text || k == query.Blob {
-			size += len(cur.Bytes(i))
-		}
-	}
-	if c.buf.Len() >= exportMaxBytes || c.buf.Len()+size > exportMaxBytes+exportRowSlack {
+	if c.buf.Len() >= exportMaxBytes || c.buf.Len()+query.TextBytes(cur) > exportMaxBytes+exportRowSlack {
 		c.capped = true
 		return errCapped
 	}

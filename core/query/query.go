@@ -124,6 +124,18 @@ type Cursor interface {
 	Row() Row
 }
 
+// TextBytes is how many bytes the TEXT and BLOB values of cur's row
+// hold: what a row adds to a CSV beyond its numbers, quotes and commas.
+func TextBytes(cur Cursor) int {
+	n := 0
+	for i := range cur.Len() {
+		if k := cur.Kind(i); k == Text || k == Blob {
+			n += len(cur.Bytes(i))
+		}
+	}
+	return n
+}
+
 // collector gathers rows into a Result.
 type collector struct{ res *Result }
 
