@@ -67,7 +67,15 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		// HypoPG's functions are called by name: the database's owner may
 		// have replaced one with code of their own (or put another of
 		// that name first on the search_path), which the guard refuses.
-		loc, err := e.localFor(runCtx, c)
+		// The statement is planned again here, after the check that loc
+		// is what the database holds: it is vetted with loc, which may be
+		// newer than what Explain vetted it with (a view replaced since to
+		// call the database's own code would run as it is planned).
+		st, err := vetText(before.SQL)
+		if err != nil {
+			return err
+		}
+		loc, err := e.vetLocal(runCtx, c, st, before.SQL)
 		if err != nil {
 			return err
 		}
@@ -79,17 +87,6 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 					Hint:   "tablewise only reads the database's tables; ask the database's owner to restore HypoPG's " + name + "()",
 				}
 			}
-		}
-		// The statement is planned again here, after the check that loc
-		// is what the database holds: it is vetted with loc, which may be
-		// newer than what Explain vetted it with (a view replaced since to
-		// call the database's own code would run as it is planned).
-		st, err := vetText(before.SQL)
-		if err != nil {
-			return err
-		}
-		if err := vetWith(loc, st, before.SQL); err != nil {
-			return err
 		}
 		// One statement each, by the extended protocol: never a second
 		// statement hidden in the text.
