@@ -320,6 +320,20 @@ var ErrNoIndexTrial = errors.New("the planner cannot try indexes on this databas
 // context.DeadlineExceeded.
 var ErrCatalogDeadline = fmt.Errorf("reading the schema took too long: %w", context.DeadlineExceeded)
 
+// Ended is ctx's error, or context.DeadlineExceeded once its deadline has
+// passed though its timer has not yet fired: net cuts a dial at the
+// deadline itself and reports "i/o timeout", which on a busy machine can
+// come back before ctx.Err() says anything.
+func Ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
 // Redact returns dsn for display without its password: the password of a
 // URL's user information and the value of any password= parameter (in a
 // URL's query or a key=value DSN) become "xxxxx". It never fails: text it

@@ -238,8 +238,8 @@ var OpenEngine = engine.OpenerOf(Open)
 func (e *Engine) probe(ctx context.Context) error {
 	c, err := e.pool.Acquire(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return e.connectError(ctx.Err())
+		if ended := engine.Ended(ctx); ended != nil {
+			return e.connectError(ended)
 		}
 		return err
 	}
@@ -324,8 +324,8 @@ func (e *Engine) open(ctx context.Context) (*conn, error) {
 		}
 		sc.Close()
 	}
-	if ctx.Err() != nil {
-		return nil, e.connectError(ctx.Err())
+	if ended := engine.Ended(ctx); ended != nil {
+		return nil, e.connectError(ended)
 	}
 	return nil, e.connectError(err)
 }

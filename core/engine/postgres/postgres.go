@@ -299,8 +299,8 @@ func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 	c, err := pgconn.ConnectConfig(ctx, e.cfg)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("connect to %s: %w", e.display, ctx.Err())
+		if ended := engine.Ended(ctx); ended != nil {
+			return nil, fmt.Errorf("connect to %s: %w", e.display, ended)
 		}
 		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to %s: %s (check that the server is running and the user, password and database name)", e.display, redactErr(err, e.cfg.Password))}
 	}

@@ -487,8 +487,8 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 	deadline := func() error {
 		return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
 	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	if ended := engine.Ended(ctx); ended != nil {
+		return fmt.Errorf("query cancelled: %w", ended)
 	}
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) {
