@@ -191,7 +191,7 @@ func splitRole(dsn string) (string, string, error) {
 }
 
 // openError is a failure to open, wrapping the engine sentinel callers
-// branch on.
+// branch on, or the server's error (pgOpenError).
 type openError struct {
 	kind error
 	msg  string

@@ -561,11 +561,13 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 // strings).
 func quoteString(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
 
-// pgOpenError explains an error met while opening.
+// pgOpenError explains an error met while reading what the guard needs
+// (at open, and again during a statement's vetting). The server's error
+// stays underneath: mapError reads a cancel there as the deadline.
 func pgOpenError(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("open database: %s", pe.Message)
+		return &openError{kind: pe, msg: "open database: " + pe.Message}
 	}
 	return fmt.Errorf("open database: %w", err)
 }
