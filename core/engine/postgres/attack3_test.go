@@ -1,0 +1,46 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb/servers"
+)
+
+// TestJITStopsAtDeadline: the server compiles a costly statement's
+// expressions with LLVM (jit, on by default) without checking for a
+// cancel or statement_timeout: a filter of 200 terms over 10 million
+// rows went on compiling on the server long after its 2 s deadline.
+func TestJITStopsAtDeadline(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	if !servers.PostgresColumn[bool](t, a, `SELECT pg_jit_available()`)[0] {
+		t.Skip("the server has no JIT: nothing to prove")
+	}
+	terms := make([]string, 200)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("((g+%d)*%d%%7+sqrt(g+%d))", i, i+1, i)
+	}
+	sql := `SELECT count(*) AS jit_marker FROM generate_series(1, 10000000) g WHERE ` + strings.Join(terms, "+") + ` < 0`
+	e := open(t, url)
+	defer func() {
+		// A compilation left running ends on its own: wait for it.
+		for range 60 {
+			if running(t, a, "jit_marker") == 0 {
+				return
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}()
+	// The second run makes a verdict, the third runs on it (vetted.go).
+	for run := 1; run <= 3; run++ {
+		servers.StopsAtDeadline(t, fmt.Sprintf("a JIT-compiled filter (run %d)", run), func(timeout time.Duration) error {
+			_, err := query.Collect(context.Background(), e, sql, query.Options{Timeout: timeout})
+			return err
+		}, func() int { return running(t, a, "jit_marker") })
+	}
+}
