@@ -11,6 +11,25 @@ import (
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
+// TestMovingAggregateInverseRunsNothing: a moving aggregate's inverse
+// transition function (MINVFUNC) runs when a window frame drops a row,
+// the text naming only the aggregate. An aggregate whose every other
+// support function is the server's (int4pl) and whose MINVFUNC is the
+// database's own code ran it. Here it ends another session.
+func TestMovingAggregateInverseRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION unstep(int, int) RETURNS int IMMUTABLE STRICT LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN $1 - $2; END $$`)
+	exec(t, a, `CREATE AGGREGATE msum(int) (SFUNC = int4pl, STYPE = int, MSFUNC = int4pl, MINVFUNC = unstep, MSTYPE = int)`)
+	exec(t, a, `CREATE VIEW moving AS SELECT msum("GenreId") OVER (ORDER BY "GenreId" ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM "Genre"`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "msum",
+		`SELECT msum("GenreId") OVER (ORDER BY "GenreId" ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM "Genre"`,
+		`SELECT * FROM moving`)
+}
+
 // TestJITStopsAtDeadline: the server compiles a costly statement's
 // expressions with LLVM (jit, on by default) without checking for a
 // cancel or statement_timeout: a filter of 200 terms over 10 million

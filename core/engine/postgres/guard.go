@@ -769,7 +769,8 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // ('o', their function and their RESTRICT and JOIN estimators), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family),
-// aggregates ('a', one row per support function), and, for every type
+// aggregates ('a', one row per support function: a moving aggregate's
+// inverse transition runs when a window frame drops a row), and, for every type
 // that converting a value to, or printing one, runs a type's input,
 // output or modifier function of the database's own, that function ('t':
 // a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
@@ -786,7 +787,8 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	WHERE c.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
-	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
+	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggserialfn, g.aggdeserialfn,
+		g.aggmtransfn, g.aggminvtransfn, g.aggmfinalfn)
 	WHERE p.oid >= 16384
 UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_range rg
 	JOIN pg_catalog.pg_type t ON t.oid IN (rg.rngtypid, rg.rngmultitypid) JOIN pg_catalog.pg_proc p ON p.oid = rg.rngsubdiff::oid
