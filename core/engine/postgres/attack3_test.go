@@ -30,6 +30,26 @@ func TestMovingAggregateInverseRunsNothing(t *testing.T) {
 		`SELECT * FROM moving`)
 }
 
+// TestLibraryFunctionRunsNothing: a function the database's owner
+// declared in LANGUAGE C, outside any extension, runs a library's code
+// under a name of the owner's choosing: tablefunc's connectby_text,
+// declared as tree() in a database without tablefunc, builds a query
+// from its arguments' text and runs it, here one that ends another
+// session. Neither the function's name nor its symbol is denied; the
+// guard cannot see into it.
+func TestLibraryFunctionRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION tree(text, text, text, text, int) RETURNS SETOF record LANGUAGE C STABLE STRICT AS '$libdir/tablefunc', 'connectby_text'`)
+	const relation = `'(SELECT 2 AS a, 1 AS b, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ''tablewise_victim'') s'`
+	exec(t, a, `CREATE VIEW trees AS SELECT * FROM tree(`+relation+`, 'a', 'b', '1', 0) AS x(a int, b int, l int)`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "tree",
+		`SELECT * FROM tree(`+relation+`, 'a', 'b', '1', 0) AS x(a int, b int, l int)`,
+		`SELECT * FROM trees`)
+}
+
 // TestJITStopsAtDeadline: the server compiles a costly statement's
 // expressions with LLVM (jit, on by default) without checking for a
 // cancel or statement_timeout: a filter of 200 terms over 10 million

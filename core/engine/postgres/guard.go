@@ -394,7 +394,7 @@ func deniedCall(toks []token, where string, loc *local) error {
 		if loc != nil && loc.fields[name] && i > 0 && toks[i-1].kind == 'p' && toks[i-1].text == "." {
 			return &guard.Rejection{
 				What:   name,
-				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL or procedural, defined in this database) that the guard cannot see into", name, where, name, name),
+				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL, procedural, or a C library's under a name of this database's) that the guard cannot see into", name, where, name, name),
 				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
 			}
 		}
@@ -675,7 +675,11 @@ type local struct {
 	// opaque are the names of functions written in SQL or a procedural
 	// language (plpgsql, plperl…) outside pg_catalog: a plan shows the
 	// body of a SQL function only when the planner inlines it (never a
-	// SECURITY DEFINER one), and never a procedural one's.
+	// SECURITY DEFINER one), and never a procedural one's. Also those
+	// declared in LANGUAGE c outside an extension: a library's code
+	// under a name of the owner's choosing (tablefunc's connectby_text,
+	// which runs a query built from its arguments, as tree()), which
+	// neither its name nor its symbol need give away.
 	opaque map[string]bool
 	// aliases maps the name of a function declared in LANGUAGE internal
 	// or c outside pg_catalog to the denied function whose code it runs
@@ -746,12 +750,14 @@ func remoteRejection(name, srv string) *guard.Rejection {
 // one of that name can be called with a single argument (the others have
 // defaults, or it is variadic) of a composite type, a domain (over one),
 // or a pseudo-type such as record or anyelement (then x.name calls it,
-// with no parenthesis after the name).
+// with no parenthesis after the name). A C function is opaque when no
+// extension holds it (pg_depend's 'e').
 const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
 		AND (t.typtype IN ('c', 'd', 'p') OR p.provariadic <> 0)) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs >= 1 AND t.oid = p.proargtypes[0]
-	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
+	WHERE p.oid >= 16384 AND (l.lanname NOT IN ('internal', 'c') OR l.lanname = 'c' AND NOT EXISTS (
+		SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid AND d.deptype = 'e'))
 	GROUP BY 1`
 
 // localAliasesSQL lists, for every function of the database's own in
@@ -1070,7 +1076,7 @@ func (loc *local) replaced(name string) (string, bool) {
 		return fmt.Sprintf("is %s() under another name: it %s", b, why), true
 	}
 	if loc.opaque[name] {
-		return "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
+		return "runs code (SQL, procedural, or a C library's under a name of this database's) that the guard cannot see into", true
 	}
 	return "", false
 }
