@@ -83,3 +83,31 @@ func TestJITStopsAtDeadline(t *testing.T) {
 		}, func() int { return running(t, a, "jit_marker") })
 	}
 }
+
+// TestOperatorCommutatorRunsNothing: the planner estimates a condition
+// whose column is on the right (5 ### a) with the operator's commutator,
+// and rewrites NOT (a ### 5) with its negator, then estimates with it:
+// scalarltsel and scalargesel call the operator's function on the
+// column's histogram while the statement is planned (EXPLAIN too). An
+// operator whose own function is the server's int4lt, with a commutator
+// or negator of the database's own code, ran that code, the text never
+// writing the commutator or the negator. Here it ends another session.
+func TestOperatorCommutatorRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION swapped(int, int) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN $1 > $2; END $$`)
+	exec(t, a, `CREATE OPERATOR #@# (LEFTARG = int, RIGHTARG = int, FUNCTION = swapped)`)
+	exec(t, a, `CREATE OPERATOR #!# (LEFTARG = int, RIGHTARG = int, FUNCTION = swapped, RESTRICT = scalargesel)`)
+	exec(t, a, `CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = int4lt, COMMUTATOR = #@#, NEGATOR = #!#, RESTRICT = scalarltsel)`)
+	exec(t, a, `CREATE TABLE spread AS SELECT g AS a FROM generate_series(1, 1000) g`)
+	exec(t, a, `ANALYZE spread`)
+	exec(t, a, `CREATE VIEW below AS SELECT a FROM spread WHERE 5 ### a`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "swapped",
+		`SELECT a FROM spread WHERE 5 ### a`,
+		`SELECT a FROM spread WHERE NOT (a ### 5)`,
+		`EXPLAIN SELECT a FROM spread WHERE 5 ### a`,
+		`SELECT a FROM below`)
+}

@@ -771,8 +771,9 @@ SELECT lower(f.proname::text), lower(f.prosrc) FROM f
 UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_catalog.pg_proc b
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
-// localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o', their function and their RESTRICT and JOIN estimators), casts ('c', or 'i' for an implicit one whose function is not
+// localUsesSQL lists (kind, name, function) for user-defined operators,
+// and the server's whose commutator or negator is one ('o', the
+// functions operatorFunctions gives), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family),
 // aggregates ('a', one row per support function: a moving aggregate's
@@ -785,8 +786,9 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // types are the type or domain itself, and, however deep, the types that
 // hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid IN (o.oprcode, o.oprrest, o.oprjoin)
-	WHERE o.oid >= 16384
+	` + operatorFunctions + `
+	JOIN pg_catalog.pg_proc p ON p.oid = of.fn
+	WHERE o.oid >= 16384 OR o.oprcom >= 16384 OR o.oprnegate >= 16384
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
@@ -850,8 +852,15 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
 // functions the planner or the executor calls for it, as of(fn): its own
 // and its RESTRICT and JOIN estimators, which the planner calls when it
-// estimates a condition on it (one row of NULL when o is NULL).
-const operatorFunctions = `LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o.oprcode::oid, o.oprrest::oid, o.oprjoin::oid]) AS of(fn) ON true`
+// estimates a condition on it; and those of the operators the planner
+// may put in its place, which the text never writes: its commutator (a
+// condition whose column is on the right, 5 ### a, is estimated with
+// it, on the column's histogram) and its negator (NOT (a ### 5) becomes
+// a condition on it), and theirs in turn (one row of NULL when o is
+// NULL).
+const operatorFunctions = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.oid, o.oprcom, o.oprnegate)
+	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid IN (o1.oid, o1.oprcom, o1.oprnegate)
+	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
@@ -984,13 +993,20 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		}
 		first = append(first, printSQL)
 	}
-	res, err := c.Exec(ctx, pinnedPath+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
+	// These queries cost enough for the server to compile them with JIT,
+	// which takes it seconds where running them takes milliseconds.
+	pre, sets := pinnedPath, 0
+	if e.jitless {
+		pre, sets = pre+"SET LOCAL jit = off; ", 1
+	}
+	res, err := c.Exec(ctx, pre+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	if want := 6 + len(first); len(res) != want {
+	if want := 6 + sets + len(first); len(res) != want {
 		return nil, fmt.Errorf("read the database's own functions: %d results, want %d", len(res), want)
 	}
+	res = res[sets:]
 	state := ""
 	if len(first) > 0 {
 		if len(first) == 2 {
