@@ -111,3 +111,29 @@ func TestOperatorCommutatorRunsNothing(t *testing.T) {
 		`EXPLAIN SELECT a FROM spread WHERE 5 ### a`,
 		`SELECT a FROM below`)
 }
+
+// TestSupportFunctionRunsNothing: the planner calls a function's planner
+// support function (prosupport) to simplify or estimate every call of it
+// with a non-constant argument, the text never naming it. The database's
+// owner can declare pg_stat_reset's code (LANGUAGE internal) as the
+// support function of a function of their own whose code is the
+// server's int4pl, or set it on int4pl itself (ALTER FUNCTION … SUPPORT),
+// which + calls: planning myadd("GenreId", 1), or "GenreId" + 1, reset
+// the database's statistics.
+func TestSupportFunctionRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION resets(internal) RETURNS internal LANGUAGE internal AS 'pg_stat_reset'`)
+	exec(t, a, `CREATE FUNCTION myadd(int, int) RETURNS int LANGUAGE internal IMMUTABLE STRICT SUPPORT resets AS 'int4pl'`)
+	exec(t, a, `CREATE VIEW added AS SELECT myadd("GenreId", 1) AS n FROM "Genre"`)
+	const resetAt = `SELECT coalesce(stats_reset::text, 'never') FROM pg_stat_database WHERE datname = current_database()`
+	before := servers.PostgresColumn[string](t, a, resetAt)[0]
+	e := open(t, url)
+	refused(t, e, "myadd()", `SELECT myadd("GenreId", 1) FROM "Genre"`, `SELECT n FROM added`)
+	exec(t, a, `ALTER FUNCTION pg_catalog.int4pl(int, int) SUPPORT resets`)
+	e = open(t, url)
+	refused(t, e, "resets()", `SELECT "GenreId" + 1 FROM "Genre"`)
+	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
+		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+}

@@ -777,7 +777,11 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family),
 // aggregates ('a', one row per support function: a moving aggregate's
-// inverse transition runs when a window frame drops a row), and, for every type
+// inverse transition runs when a window frame drops a row), functions
+// with a planner support function of the database's own ('a' for the
+// database's functions, 's' for the server's: the planner calls it to
+// simplify or estimate a call whose arguments are not all constants),
+// and, for every type
 // that converting a value to, or printing one, runs a type's input,
 // output or modifier function of the database's own, that function ('t':
 // a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
@@ -793,6 +797,8 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
+UNION ALL SELECT CASE WHEN p.oid >= 16384 THEN 'a' ELSE 's' END, lower(p.proname::text), lower(s.proname::text) FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_proc s ON s.oid = p.prosupport WHERE s.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggserialfn, g.aggdeserialfn,
@@ -1030,6 +1036,13 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		}
 	}
 	bad := func(fn string) bool { _, ok := loc.refusedCall(fn); return ok }
+	// The functions refused for a function they run ('a') first: the
+	// other uses may call them.
+	for _, row := range uses {
+		if string(row[0]) == "a" && bad(string(row[2])) {
+			loc.opaque[string(row[1])] = true
+		}
+	}
 	for _, row := range uses {
 		kind, name, what := string(row[0]), string(row[1]), string(row[2])
 		switch kind {
@@ -1048,9 +1061,9 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) && loc.implicit == "" {
 				loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
 			}
-		case "a":
-			if bad(what) {
-				loc.opaque[name] = true
+		case "s":
+			if bad(what) && loc.implicit == "" {
+				loc.implicit = fmt.Sprintf("the planner support function of the server's %s() is the database's %s()", name, what)
 			}
 		case "d":
 			if err := deniedCall(lex(what), "a domain", loc); err != nil {
@@ -1130,7 +1143,7 @@ func (loc *local) vet(text string, toks []token, where string) error {
 	}
 	if loc.implicit != "" {
 		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
-			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
+			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT) or to restore the server's function (ALTER FUNCTION … SUPPORT of the server's own), or connect to another database"}
 	}
 	operator := func(op, written string) error {
 		return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s%s is not allowed in %s: it calls %s()", op, written, where, loc.ops[op]),
