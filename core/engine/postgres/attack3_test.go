@@ -2,11 +2,15 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/postgres"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -135,5 +139,56 @@ func TestSupportFunctionRunsNothing(t *testing.T) {
 	refused(t, e, "resets()", `SELECT "GenreId" + 1 FROM "Genre"`)
 	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
 		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+}
+
+// TestPrintingStoredValuesReadsNoFile: a type's output function runs
+// whenever a value of it is printed, also a constant inside a stored
+// expression that the server's deparsing functions print (pg_get_expr,
+// pg_get_viewdef, and the catalog views built on them, which the
+// catalog reads for column defaults) and a value the statistics hold
+// (pg_stats' most_common_vals). With pg_read_file's code as a type's
+// output function, printing a column default, a view's definition, a
+// domain's CHECK (which the guard itself read) or the statistics of a
+// column of that type opened the file each value names. The file here
+// does not exist: the server's error naming it shows that it was opened.
+func TestPrintingStoredValuesReadsNoFile(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	const probe = "/nonexistent/tablewise-deparse-probe"
+	baseType(t, a, "fpath", "textin", "pg_read_file_all", "INTERNALLENGTH = VARIABLE")
+	exec(t, a, `CREATE FUNCTION fpath_eq(fpath, fpath) RETURNS bool LANGUAGE internal IMMUTABLE STRICT AS 'byteaeq'`)
+	exec(t, a, `CREATE OPERATOR = (LEFTARG = fpath, RIGHTARG = fpath, FUNCTION = fpath_eq)`)
+	// An equality of a default class lets ANALYZE keep the most common
+	// values.
+	exec(t, a, `CREATE FUNCTION fpath_hash(fpath) RETURNS int LANGUAGE internal IMMUTABLE STRICT AS 'hashvarlena'`)
+	exec(t, a, `CREATE OPERATOR CLASS fpath_ops DEFAULT FOR TYPE fpath USING hash AS OPERATOR 1 =, FUNCTION 1 fpath_hash(fpath)`)
+	exec(t, a, `CREATE TABLE defaults (p text DEFAULT ('`+probe+`'::fpath)::text)`)
+	exec(t, a, `CREATE VIEW shows AS SELECT "GenreId" FROM "Genre" WHERE ('`+probe+`'::fpath)::text IS NOT NULL`)
+	exec(t, a, `CREATE DOMAIN checked_path AS text CHECK (VALUE <> ('`+probe+`'::fpath)::text)`)
+	exec(t, a, `CREATE TABLE paths AS SELECT '`+probe+`'::fpath AS p FROM generate_series(1, 100)`)
+	exec(t, a, `ANALYZE paths`)
+	e, err := postgres.Open(context.Background(), url, engine.Options{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer e.Close()
+	for _, sql := range []string{
+		`SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef`,
+		`SELECT pg_get_viewdef('shows'::regclass)`,
+		`SELECT pg_catalog.pg_get_constraintdef(oid) FROM pg_constraint WHERE contypid <> 0`,
+		`SELECT column_default FROM information_schema.columns WHERE table_name = 'defaults'`,
+		`SELECT definition FROM pg_views WHERE viewname = 'shows'`,
+		`SELECT most_common_vals::text FROM pg_stats WHERE tablename = 'paths'`,
+		`SELECT stavalues1::text FROM pg_statistic WHERE starelid = 'paths'::regclass`,
+	} {
+		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "fpath_out") {
+			t.Errorf("%s: not refused naming fpath_out: %v", sql, err)
+		}
+	}
+	if _, err := e.Catalog(context.Background()); err != nil && strings.Contains(err.Error(), "tablewise-deparse-probe") {
+		t.Errorf("the catalog opened the file: %v", err)
 	}
 }

@@ -711,6 +711,13 @@ type local struct {
 	// constants (length(1) converts 1 to text) before any plan can be
 	// checked, sorting, grouping and comparing a value of its type.
 	implicit string
+	// printer, when not empty, is a denied function or code the guard
+	// cannot see that is the output or send function of a type of the
+	// database's own: printing a value of it runs it, and the server
+	// prints values the statement never names, the constants of the
+	// stored expressions it deparses (deparses) and the values its
+	// statistics hold (statistics).
+	printer string
 	// remote maps a foreign table's name, and the name of a view or table
 	// that reads one (a view's definition, a row security policy, a
 	// partition or inheritance child), to the foreign server it is read
@@ -781,14 +788,15 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // with a planner support function of the database's own ('a' for the
 // database's functions, 's' for the server's: the planner calls it to
 // simplify or estimate a call whose arguments are not all constants),
-// and, for every type
-// that converting a value to, or printing one, runs a type's input,
-// output or modifier function of the database's own, that function ('t':
-// a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
-// constraints, the text of each ('d') and the functions of the
-// database's own it calls, directly or through an operator ('k'). Those
-// types are the type or domain itself, and, however deep, the types that
-// hold one (heldStep).
+// the output and send functions of the database's own types ('u'), and,
+// for every type that converting a value to, or printing one, runs a
+// type's input, output or modifier function of the database's own, that
+// function ('t': a modifier's runs while mt(5) is parsed), or runs a
+// domain's CHECK constraints, the functions they call: those their
+// stored tree names (never printed: printing a constant runs its type's
+// output function), and those of the database's own they depend on,
+// directly or through an operator ('k'). Those types are the type or
+// domain itself, and, however deep, the types that hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	` + operatorFunctions + `
 	JOIN pg_catalog.pg_proc p ON p.oid = of.fn
@@ -799,6 +807,8 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	WHERE c.oid >= 16384
 UNION ALL SELECT CASE WHEN p.oid >= 16384 THEN 'a' ELSE 's' END, lower(p.proname::text), lower(s.proname::text) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_proc s ON s.oid = p.prosupport WHERE s.oid >= 16384
+UNION ALL SELECT 'u', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend) WHERE t.oid >= 16384 AND p.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
 	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggserialfn, g.aggdeserialfn,
@@ -819,7 +829,11 @@ UNION ALL
 UNION
 	` + heldStep + `
 )
-SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(h.x) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE h.kind = 'd'
+SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_constraint k ON k.oid = h.x
+	CROSS JOIN LATERAL pg_catalog.regexp_matches(k.conbin::text, ':(funcid|opfuncid) ([0-9]+)', 'g') m(m)
+	JOIN pg_catalog.pg_proc p ON p.oid = pg_catalog.oidin(pg_catalog.textout(m.m[2]))
+	WHERE h.kind = 'd'
 UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
 	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = h.x
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
@@ -1065,15 +1079,20 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) && loc.implicit == "" {
 				loc.implicit = fmt.Sprintf("the planner support function of the server's %s() is the database's %s()", name, what)
 			}
-		case "d":
-			if err := deniedCall(lex(what), "a domain", loc); err != nil {
-				loc.types[name] = "a function its CHECK calls"
+		case "u":
+			if bad(what) && loc.printer == "" {
+				loc.printer = what
 			}
 		}
 	}
 	for _, row := range views {
 		if view, fn := string(row[0]), string(row[1]); bad(fn) {
 			loc.views[view] = fn
+		}
+	}
+	if loc.printer != "" {
+		for _, name := range statistics {
+			loc.views[name] = loc.printer
 		}
 	}
 	for _, row := range remote {
@@ -1083,15 +1102,36 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 }
 
 // refusedCall says why a call of the function name is refused: it is
-// denied, is a denied function under another name, or runs the
-// database's own code that the guard cannot see into (loc may be nil:
-// denied functions only).
+// denied, is a denied function under another name, runs the database's
+// own code that the guard cannot see into, or prints stored expressions
+// where a type's output function is such code (loc may be nil: denied
+// functions only).
 func (loc *local) refusedCall(name string) (string, bool) {
 	if why, ok := denied(name); ok {
 		return why, true
 	}
+	if loc != nil && loc.printer != "" && deparses[name] {
+		why, _ := loc.refusedCall(loc.printer)
+		return fmt.Sprintf("prints stored expressions, whose constants of a type of this database's print by %s(), which is not allowed: it %s", loc.printer, why), true
+	}
 	return loc.replaced(name)
 }
+
+// deparses are the server's functions that print a stored expression
+// (a view's, a default's, a constraint's…) as text, printing its
+// constants with their types' output functions.
+var deparses = map[string]bool{
+	"pg_get_expr": true, "pg_get_viewdef": true, "pg_get_ruledef": true, "pg_get_constraintdef": true,
+	"pg_get_indexdef": true, "pg_get_triggerdef": true, "pg_get_functiondef": true, "pg_get_function_arguments": true,
+	"pg_get_function_result": true, "pg_get_function_arg_default": true, "pg_get_function_sqlbody": true,
+	"pg_get_partkeydef": true, "pg_get_partition_constraintdef": true, "pg_get_statisticsobjdef": true,
+	"pg_get_statisticsobjdef_columns": true, "pg_get_statisticsobjdef_expressions": true,
+}
+
+// statistics are the catalogs holding values of every column's type
+// (anyarray), which every view of the statistics reads: printing them
+// prints those values.
+var statistics = []string{"pg_statistic", "pg_statistic_ext_data"}
 
 // replaced says why a call of the function name does not run the function
 // of that name that the server or an extension ships: the database's own
