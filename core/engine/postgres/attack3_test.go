@@ -192,3 +192,34 @@ func TestPrintingStoredValuesReadsNoFile(t *testing.T) {
 		t.Errorf("the catalog opened the file: %v", err)
 	}
 }
+
+// TestServerObjectsAlteredRunNothing: a superuser can point the server's
+// own operators and types at functions of the database's (ALTER OPERATOR
+// … SET (RESTRICT = …), ALTER TYPE … SET (SEND = …)), keeping their
+// oids: the estimator of int4's = reset the database's statistics while
+// a condition on it was planned, and int4's send function, PL/pgSQL of
+// the database's, ran for every int4 value a result sent (tablewise
+// reads integers in binary), here ending another session.
+func TestServerObjectsAlteredRunNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION resets(internal, oid, internal, int4) RETURNS float8 LANGUAGE internal STABLE STRICT AS 'pg_stat_reset'`)
+	const resetAt = `SELECT coalesce(stats_reset::text, 'never') FROM pg_stat_database WHERE datname = current_database()`
+	before := servers.PostgresColumn[string](t, a, resetAt)[0]
+	// The engine knows the database before the server's objects are
+	// altered: what it knows must be found out of date.
+	e := open(t, url)
+	if _, err := collect(t, e, `SELECT "Name" FROM "Genre" WHERE "GenreId" = 5`); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, `ALTER OPERATOR pg_catalog.= (int4, int4) SET (RESTRICT = resets)`)
+	refused(t, e, "resets()", `SELECT "Name" FROM "Genre" WHERE "GenreId" = 5`)
+	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
+		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+	exec(t, a, `CREATE FUNCTION sends(int4) RETURNS bytea IMMUTABLE STRICT LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN int4send($1); END $$`)
+	victim := victimSession(t, url)
+	exec(t, a, `ALTER TYPE pg_catalog.int4 SET (SEND = sends)`)
+	refusedNaming(t, e, victim, "sends()", `SELECT "GenreId" FROM "Genre"`)
+}

@@ -30,9 +30,11 @@ import (
 // changed); on a server where transactions commit all the time that
 // fails, and the next try compares a print of the database's own
 // objects instead (printSQL: every row of the catalogs the guard reads
-// with an oid past initdb's, counted and its xmin summed: a row added,
-// changed or removed by a transaction that committed since changes
-// them), and keeps the state it saw for the next checks.
+// with an oid past initdb's, and every row of the server's functions,
+// operators and types that names a function of the database's, counted
+// and its xmin summed: a row added, changed or removed by a transaction
+// that committed since changes them), and keeps the state it saw for the
+// next checks.
 
 // printSQL prints the database's own objects (see above). It names
 // pg_catalog's functions and operators by their schema: it runs in the
@@ -42,11 +44,25 @@ var printSQL = func() string {
 		"pg_aggregate aggfnoid", "pg_range rngtypid", "pg_type oid", "pg_constraint oid", "pg_class oid",
 		"pg_attribute attrelid", "pg_rewrite oid", "pg_policy oid", "pg_index indexrelid", "pg_statistic_ext oid",
 		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid"}
-	parts := make([]string, len(own))
-	for i, o := range own {
+	// The server's own rows that name a function of the database's: a
+	// superuser may alter them (ALTER FUNCTION … SUPPORT, ALTER OPERATOR
+	// … SET, ALTER TYPE … SET), and restoring them removes them here.
+	altered := []string{"pg_proc prosupport", "pg_operator oprcode oprrest oprjoin oprcom oprnegate",
+		"pg_type typinput typoutput typreceive typsend typmodin typmodout typanalyze typsubscript"}
+	var parts []string
+	for _, o := range own {
 		table, key, _ := strings.Cut(o, " ")
-		parts[i] = "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog." + table +
-			" WHERE " + key + " OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid"
+		parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog."+table+
+			" WHERE "+key+" OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid")
+	}
+	for _, o := range altered {
+		cols := strings.Fields(o)
+		conds := make([]string, len(cols)-1)
+		for i, col := range cols[1:] {
+			conds[i] = col + "::pg_catalog.oid OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid"
+		}
+		parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog."+cols[0]+
+			" WHERE oid OPERATOR(pg_catalog.<) '16384'::pg_catalog.oid AND ("+strings.Join(conds, " OR ")+")")
 	}
 	return "SELECT pg_catalog.concat_ws(' ', pg_catalog.count(*), pg_catalog.sum(x)) AS tablewise_print FROM (" +
 		strings.Join(parts, " UNION ALL ") + ") AS own(x)"

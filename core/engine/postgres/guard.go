@@ -779,8 +779,11 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
 // localUsesSQL lists (kind, name, function) for user-defined operators,
-// and the server's whose commutator or negator is one ('o', the
-// functions operatorFunctions gives), casts ('c', or 'i' for an implicit one whose function is not
+// and the server's that call a function of the database's (ALTER
+// OPERATOR … SET (RESTRICT = …), or a commutator or negator of its)
+// ('o', the functions operatorFunctions gives), the server's types with
+// an input, output, send, receive, modifier, analyze or subscript
+// function of the database's (ALTER TYPE … SET (SEND = …)) ('v'), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family),
 // aggregates ('a', one row per support function: a moving aggregate's
@@ -800,13 +803,16 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	` + operatorFunctions + `
 	JOIN pg_catalog.pg_proc p ON p.oid = of.fn
-	WHERE o.oid >= 16384 OR o.oprcom >= 16384 OR o.oprnegate >= 16384
+	WHERE o.oid >= 16384 OR p.oid >= 16384
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
 UNION ALL SELECT CASE WHEN p.oid >= 16384 THEN 'a' ELSE 's' END, lower(p.proname::text), lower(s.proname::text) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_proc s ON s.oid = p.prosupport WHERE s.oid >= 16384
+UNION ALL SELECT 'v', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze, t.typsubscript)
+	WHERE t.oid < 16384 AND p.oid >= 16384
 UNION ALL SELECT 'u', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
 	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend) WHERE t.oid >= 16384 AND p.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
@@ -1079,6 +1085,10 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			if bad(what) && loc.implicit == "" {
 				loc.implicit = fmt.Sprintf("the planner support function of the server's %s() is the database's %s()", name, what)
 			}
+		case "v":
+			if bad(what) && loc.implicit == "" {
+				loc.implicit = fmt.Sprintf("the server's type %s reads, prints or sends its values with the database's %s()", name, what)
+			}
 		case "u":
 			if bad(what) && loc.printer == "" {
 				loc.printer = what
@@ -1183,7 +1193,7 @@ func (loc *local) vet(text string, toks []token, where string) error {
 	}
 	if loc.implicit != "" {
 		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
-			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT) or to restore the server's function (ALTER FUNCTION … SUPPORT of the server's own), or connect to another database"}
+			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT) or to restore the server's own functions, types and operators (ALTER FUNCTION … SUPPORT, ALTER TYPE … SET), or connect to another database"}
 	}
 	operator := func(op, written string) error {
 		return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s%s is not allowed in %s: it calls %s()", op, written, where, loc.ops[op]),
