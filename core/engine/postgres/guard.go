@@ -1077,17 +1077,9 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 					loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
 				}
 			}
-		case "p":
+		case "p", "s", "v":
 			if bad(what) && loc.implicit == "" {
-				loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
-			}
-		case "s":
-			if bad(what) && loc.implicit == "" {
-				loc.implicit = fmt.Sprintf("the planner support function of the server's %s() is the database's %s()", name, what)
-			}
-		case "v":
-			if bad(what) && loc.implicit == "" {
-				loc.implicit = fmt.Sprintf("the server's type %s reads, prints or sends its values with the database's %s()", name, what)
+				loc.implicit = fmt.Sprintf(everyStatement[kind], name, what)
 			}
 		case "u":
 			if bad(what) && loc.printer == "" {
@@ -1109,6 +1101,15 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		loc.remote[string(row[0])] = string(row[1])
 	}
 	return loc, nil
+}
+
+// everyStatement says, for the kinds of localUsesSQL's rows that any
+// statement may run without naming them, what runs (the row's name and
+// function).
+var everyStatement = map[string]string{
+	"p": "the default operator class %s calls %s()",
+	"s": "the planner support function of the server's %s() is the database's %s()",
+	"v": "the server's type %s reads, prints or sends its values with the database's %s()",
 }
 
 // refusedCall says why a call of the function name is refused: it is
