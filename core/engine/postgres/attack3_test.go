@@ -223,3 +223,25 @@ func TestServerObjectsAlteredRunNothing(t *testing.T) {
 	exec(t, a, `ALTER TYPE pg_catalog.int4 SET (SEND = sends)`)
 	refusedNaming(t, e, victim, "sends()", `SELECT "GenreId" FROM "Genre"`)
 }
+
+// TestOperatorFamilyAlteredRunsNothing: a superuser can add a function
+// of the database's to the server's own operator family (ALTER OPERATOR
+// FAMILY integer_ops USING btree ADD FUNCTION 3 …): a window frame
+// RANGE BETWEEN 1.5 PRECEDING over an int4 ordering runs it as the
+// family's in_range function for (int4, numeric), and the plan shows no
+// call. Here it ends another session.
+func TestOperatorFamilyAlteredRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	const sql = `SELECT count(*) OVER (ORDER BY "GenreId" RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) FROM "Genre"`
+	// The engine knows the database before the family is altered.
+	e := open(t, url)
+	if _, err := collect(t, e, `SELECT count(*) FROM "Genre"`); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, `CREATE FUNCTION in_frame(int4, int4, numeric, bool, bool) RETURNS bool IMMUTABLE STRICT LANGUAGE plpgsql AS $$ BEGIN
+	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN true; END $$`)
+	exec(t, a, `ALTER OPERATOR FAMILY integer_ops USING btree ADD FUNCTION 3 (int4, numeric) in_frame(int4, int4, numeric, bool, bool)`)
+	victim := victimSession(t, url)
+	refusedNaming(t, e, victim, "in_frame()", sql)
+}

@@ -785,7 +785,9 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // an input, output, send, receive, modifier, analyze or subscript
 // function of the database's (ALTER TYPE … SET (SEND = …)) ('v'), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
-// operator classes ('p', one row per function of their family),
+// operator classes ('p', one row per function of their family: the
+// database's classes, and the server's whose family holds a function of
+// the database's, ALTER OPERATOR FAMILY … ADD FUNCTION),
 // aggregates ('a', one row per support function: a moving aggregate's
 // inverse transition runs when a window frame drops a row), functions
 // with a planner support function of the database's own ('a' for the
@@ -825,7 +827,7 @@ UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_cat
 	WHERE rg.rngtypid >= 16384
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
-	WHERE oc.opcdefault AND oc.oid >= 16384
+	WHERE oc.opcdefault AND (oc.oid >= 16384 OR f.fn >= 16384)
 UNION ALL (WITH RECURSIVE ` + holds + `, held(typ, kind, x) AS (
 	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0 AND k.oid >= 16384
 UNION ALL
@@ -947,7 +949,7 @@ UNION ALL
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
-	WHERE oc.oid >= 16384
+	WHERE oc.oid >= 16384 OR f.fn >= 16384
 UNION ALL
 	SELECT pt.relid, coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
@@ -959,7 +961,7 @@ UNION ALL
 	SELECT pt.relid, f.fn FROM pg_catalog.pg_partitioned_table k
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (k.partclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
 	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(k.partrelid) pt
-	WHERE oc.oid >= 16384
+	WHERE oc.oid >= 16384 OR f.fn >= 16384
 UNION ALL
 	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
 	JOIN pg_catalog.pg_range rg ON rg.rngtypid IN (t.oid, t.typbasetype) OR rg.rngmultitypid IN (t.oid, t.typbasetype)
