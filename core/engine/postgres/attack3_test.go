@@ -219,6 +219,10 @@ func TestServerObjectsAlteredRunNothing(t *testing.T) {
 	}
 	exec(t, a, `CREATE FUNCTION sends(int4) RETURNS bytea IMMUTABLE STRICT LANGUAGE plpgsql AS $$ BEGIN
 	IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN int4send($1); END $$`)
+	// Restored, so that only the type refuses what follows (a refusal
+	// is kept while what the guard knows is young).
+	exec(t, a, `ALTER OPERATOR pg_catalog.= (int4, int4) SET (RESTRICT = eqsel)`)
+	postgres.ExpireLocal(e)
 	victim := victimSession(t, url)
 	exec(t, a, `ALTER TYPE pg_catalog.int4 SET (SEND = sends)`)
 	refusedNaming(t, e, victim, "sends()", `SELECT "GenreId" FROM "Genre"`)
@@ -244,4 +248,24 @@ func TestOperatorFamilyAlteredRunsNothing(t *testing.T) {
 	exec(t, a, `ALTER OPERATOR FAMILY integer_ops USING btree ADD FUNCTION 3 (int4, numeric) in_frame(int4, int4, numeric, bool, bool)`)
 	victim := victimSession(t, url)
 	refusedNaming(t, e, victim, "in_frame()", sql)
+}
+
+// TestServerFunctionReplacedRunsNothing: a superuser can replace a
+// function of the server's, keeping its oid (CREATE OR REPLACE FUNCTION
+// pg_catalog.quote_nullable(text) … LANGUAGE sql): the planner inlines a
+// SQL function's body, and folds the calls on constants in it, so that
+// planning quote_nullable("Name") ran the database's own code, which the
+// text never names. Here it ends another session.
+func TestServerFunctionReplacedRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, foldKiller)
+	// The engine knows the database before the function is replaced.
+	e := open(t, url)
+	if _, err := collect(t, e, `SELECT quote_nullable("Name") FROM "Genre"`); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, a, `CREATE OR REPLACE FUNCTION pg_catalog.quote_nullable(text) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT $1 || public.fold(1)::text'`)
+	victim := victimSession(t, url)
+	refusedNaming(t, e, victim, "quote_nullable()", `SELECT quote_nullable("Name") FROM "Genre"`)
 }

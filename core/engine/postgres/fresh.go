@@ -64,6 +64,11 @@ var printSQL = func() string {
 		parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog."+cols[0]+
 			" WHERE oid OPERATOR(pg_catalog.<) '16384'::pg_catalog.oid AND ("+strings.Join(conds, " OR ")+")")
 	}
+	// The server's functions in a language other than internal (12) and
+	// c (13): its SQL ones, and any a transaction replaced.
+	parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog.pg_proc"+
+		" WHERE oid OPERATOR(pg_catalog.<) '16384'::pg_catalog.oid AND prolang OPERATOR(pg_catalog.<>) '12'::pg_catalog.oid"+
+		" AND prolang OPERATOR(pg_catalog.<>) '13'::pg_catalog.oid")
 	return "SELECT pg_catalog.concat_ws(' ', pg_catalog.count(*), pg_catalog.sum(x)) AS tablewise_print FROM (" +
 		strings.Join(parts, " UNION ALL ") + ") AS own(x)"
 }()

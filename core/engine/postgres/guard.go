@@ -758,14 +758,27 @@ func remoteRejection(name, srv string) *guard.Rejection {
 // defaults, or it is variadic) of a composite type, a domain (over one),
 // or a pseudo-type such as record or anyelement (then x.name calls it,
 // with no parenthesis after the name). A C function is opaque when no
-// extension holds it (pg_depend's 'e').
+// extension holds it (pg_depend's 'e'). So is a function of the server's
+// (an oid below 16384) in a language other than internal and c that a
+// transaction changed since initdb (CREATE OR REPLACE keeps the oid): its
+// row is newer than template0's frozen transactions (changedSinceInitdb).
+// The server runs its own internal functions by oid whatever their row
+// says, but runs a SQL or procedural one's body, and inlines a SQL one's
+// while it plans.
 const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
 		AND (t.typtype IN ('c', 'd', 'p') OR p.provariadic <> 0)) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs >= 1 AND t.oid = p.proargtypes[0]
 	WHERE p.oid >= 16384 AND (l.lanname NOT IN ('internal', 'c') OR l.lanname = 'c' AND NOT EXISTS (
 		SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid AND d.deptype = 'e'))
+		OR p.oid < 16384 AND l.lanname NOT IN ('internal', 'c') AND ` + changedSinceInitdb + `
 	GROUP BY 1`
+
+// changedSinceInitdb says that the row p of a catalog was written by a
+// transaction after initdb: initdb froze template0, whose frozen horizon
+// moves only when template0 is frozen again (an anti-wraparound vacuum,
+// some 200 million transactions later).
+const changedSinceInitdb = `pg_catalog.age(p.xmin) < (SELECT pg_catalog.age(z.datfrozenxid) FROM pg_catalog.pg_database z WHERE z.datname = 'template0')`
 
 // localAliasesSQL lists, for every function of the database's own in
 // LANGUAGE internal or c, its name with its code's symbol, then with the name
