@@ -269,3 +269,27 @@ func TestServerFunctionReplacedRunsNothing(t *testing.T) {
 	victim := victimSession(t, url)
 	refusedNaming(t, e, victim, "quote_nullable()", `SELECT quote_nullable("Name") FROM "Genre"`)
 }
+
+// TestTextSearchTemplateRunsNothing: a text search dictionary runs its
+// template's functions on every word it is given, the text naming only a
+// configuration, by a string ('cfg') or not at all (the database's
+// default_text_search_config, which to_tsvector(text) and text @@ text
+// use). With pg_stat_reset's code as a template's LEXIZE function,
+// planning to_tsvector('cfg', 'hello world') (EXPLAIN too: the planner
+// folds it) reset the database's statistics.
+func TestTextSearchTemplateRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION lexes(internal, internal, internal, internal) RETURNS internal LANGUAGE internal AS 'pg_stat_reset'`)
+	exec(t, a, `CREATE TEXT SEARCH TEMPLATE resetting (LEXIZE = lexes)`)
+	exec(t, a, `CREATE TEXT SEARCH DICTIONARY resetter (TEMPLATE = resetting)`)
+	exec(t, a, `CREATE TEXT SEARCH CONFIGURATION cfg (COPY = simple)`)
+	exec(t, a, `ALTER TEXT SEARCH CONFIGURATION cfg ALTER MAPPING FOR asciiword WITH resetter`)
+	const resetAt = `SELECT coalesce(stats_reset::text, 'never') FROM pg_stat_database WHERE datname = current_database()`
+	before := servers.PostgresColumn[string](t, a, resetAt)[0]
+	e := open(t, url)
+	refused(t, e, "lexes()", `SELECT to_tsvector('cfg', 'hello world')`, `EXPLAIN SELECT to_tsvector('cfg', 'hello world')`)
+	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
+		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+}

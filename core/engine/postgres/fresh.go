@@ -43,7 +43,8 @@ var printSQL = func() string {
 	own := []string{"pg_proc oid", "pg_operator oid", "pg_cast oid", "pg_opclass oid", "pg_amop oid", "pg_amproc oid",
 		"pg_aggregate aggfnoid", "pg_range rngtypid", "pg_type oid", "pg_constraint oid", "pg_class oid",
 		"pg_attribute attrelid", "pg_rewrite oid", "pg_policy oid", "pg_index indexrelid", "pg_statistic_ext oid",
-		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid"}
+		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid",
+		"pg_ts_template oid", "pg_ts_parser oid"}
 	// The server's own rows that name a function of the database's: a
 	// superuser may alter them (ALTER FUNCTION … SUPPORT, ALTER OPERATOR
 	// … SET, ALTER TYPE … SET), and restoring them removes them here.

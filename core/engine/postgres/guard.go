@@ -796,7 +796,10 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // OPERATOR … SET (RESTRICT = …), or a commutator or negator of its)
 // ('o', the functions operatorFunctions gives), the server's types with
 // an input, output, send, receive, modifier, analyze or subscript
-// function of the database's (ALTER TYPE … SET (SEND = …)) ('v'), casts ('c', or 'i' for an implicit one whose function is not
+// function of the database's (ALTER TYPE … SET (SEND = …)) ('v'), text
+// search templates and parsers ('x', their functions: a configuration
+// runs them named by a string, or unnamed as the database's
+// default_text_search_config), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
 // operator classes ('p', one row per function of their family: the
 // database's classes, and the server's whose family holds a function of
@@ -825,6 +828,10 @@ UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i'
 	WHERE c.oid >= 16384
 UNION ALL SELECT CASE WHEN p.oid >= 16384 THEN 'a' ELSE 's' END, lower(p.proname::text), lower(s.proname::text) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_proc s ON s.oid = p.prosupport WHERE s.oid >= 16384
+UNION ALL SELECT 'x', lower(x.tmplname::text), lower(p.proname::text) FROM pg_catalog.pg_ts_template x
+	JOIN pg_catalog.pg_proc p ON p.oid IN (x.tmplinit, x.tmpllexize) WHERE x.oid >= 16384
+UNION ALL SELECT 'x', lower(x.prsname::text), lower(p.proname::text) FROM pg_catalog.pg_ts_parser x
+	JOIN pg_catalog.pg_proc p ON p.oid IN (x.prsstart, x.prstoken, x.prsend, x.prsheadline, x.prslextype) WHERE x.oid >= 16384
 UNION ALL SELECT 'v', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
 	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze, t.typsubscript)
 	WHERE t.oid < 16384 AND p.oid >= 16384
@@ -1092,7 +1099,7 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 					loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
 				}
 			}
-		case "p", "s", "v":
+		case "p", "s", "v", "x":
 			if bad(what) && loc.implicit == "" {
 				loc.implicit = fmt.Sprintf(everyStatement[kind], name, what)
 			}
@@ -1125,6 +1132,7 @@ var everyStatement = map[string]string{
 	"p": "the default operator class %s calls %s()",
 	"s": "the planner support function of the server's %s() is the database's %s()",
 	"v": "the server's type %s reads, prints or sends its values with the database's %s()",
+	"x": "the text search template or parser %s calls %s()",
 }
 
 // refusedCall says why a call of the function name is refused: it is
