@@ -30,9 +30,11 @@ import (
 // changed); on a server where transactions commit all the time that
 // fails, and the next try compares a print of the database's own
 // objects instead (printSQL: every row of the catalogs the guard reads
-// with an oid past initdb's, counted and its xmin summed: a row added,
-// changed or removed by a transaction that committed since changes
-// them), and keeps the state it saw for the next checks.
+// with an oid past initdb's, and every row of the server's functions,
+// operators and types that names a function of the database's, counted
+// and its xmin summed: a row added, changed or removed by a transaction
+// that committed since changes them), and keeps the state it saw for the
+// next checks.
 
 // printSQL prints the database's own objects (see above). It names
 // pg_catalog's functions and operators by their schema: it runs in the
@@ -41,13 +43,33 @@ var printSQL = func() string {
 	own := []string{"pg_proc oid", "pg_operator oid", "pg_cast oid", "pg_opclass oid", "pg_amop oid", "pg_amproc oid",
 		"pg_aggregate aggfnoid", "pg_range rngtypid", "pg_type oid", "pg_constraint oid", "pg_class oid",
 		"pg_attribute attrelid", "pg_rewrite oid", "pg_policy oid", "pg_index indexrelid", "pg_statistic_ext oid",
-		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid"}
-	parts := make([]string, len(own))
-	for i, o := range own {
+		"pg_inherits inhrelid", "pg_partitioned_table partrelid", "pg_foreign_table ftrelid", "pg_foreign_server oid",
+		"pg_ts_template oid", "pg_ts_parser oid"}
+	// The server's own rows that name a function of the database's: a
+	// superuser may alter them (ALTER FUNCTION … SUPPORT, ALTER OPERATOR
+	// … SET, ALTER TYPE … SET), and restoring them removes them here.
+	altered := []string{"pg_proc prosupport", "pg_operator oprcode oprrest oprjoin oprcom oprnegate",
+		"pg_type typinput typoutput typreceive typsend typmodin typmodout typanalyze typsubscript"}
+	var parts []string
+	for _, o := range own {
 		table, key, _ := strings.Cut(o, " ")
-		parts[i] = "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog." + table +
-			" WHERE " + key + " OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid"
+		parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog."+table+
+			" WHERE "+key+" OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid")
 	}
+	for _, o := range altered {
+		cols := strings.Fields(o)
+		conds := make([]string, len(cols)-1)
+		for i, col := range cols[1:] {
+			conds[i] = col + "::pg_catalog.oid OPERATOR(pg_catalog.>=) '16384'::pg_catalog.oid"
+		}
+		parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog."+cols[0]+
+			" WHERE oid OPERATOR(pg_catalog.<) '16384'::pg_catalog.oid AND ("+strings.Join(conds, " OR ")+")")
+	}
+	// The server's functions in a language other than internal (12) and
+	// c (13): its SQL ones, and any a transaction replaced.
+	parts = append(parts, "SELECT pg_catalog.int8in(pg_catalog.xidout(xmin)) FROM pg_catalog.pg_proc"+
+		" WHERE oid OPERATOR(pg_catalog.<) '16384'::pg_catalog.oid AND prolang OPERATOR(pg_catalog.<>) '12'::pg_catalog.oid"+
+		" AND prolang OPERATOR(pg_catalog.<>) '13'::pg_catalog.oid")
 	return "SELECT pg_catalog.concat_ws(' ', pg_catalog.count(*), pg_catalog.sum(x)) AS tablewise_print FROM (" +
 		strings.Join(parts, " UNION ALL ") + ") AS own(x)"
 }()
@@ -66,12 +88,27 @@ const freshColumn = "tablewise_fresh"
 // column that does nothing (lockColumn).
 const noLockWait = "pg_catalog.set_config('lock_timeout', '1ms', true) AS tablewise_lock"
 
-// lockColumn is noLockWait where the server takes it.
+// noJIT makes the rest of the transaction compile no expression with
+// LLVM (jit, on by default): the server compiles a costly statement's
+// expressions without checking for a cancel or its statement_timeout,
+// and a filter of 200 terms over generate_series(1, 10000000) went on
+// compiling for some 10 s past a 2 s deadline. Set with noLockWait,
+// before anything is planned or run (the planner decides to compile,
+// the executor compiles only while jit is on).
+const noJIT = "pg_catalog.set_config('jit', 'off', true) AS tablewise_jit"
+
+// lockColumn is noLockWait where the server takes it, and noJIT where
+// the server has it (PostgreSQL 11 and later): the settings the rest of
+// the transaction runs with, as columns of the check that sets them.
 func (e *Engine) lockColumn() string {
+	col := "NULL AS tablewise_lock"
 	if e.lockable {
-		return noLockWait
+		col = noLockWait
 	}
-	return "NULL AS tablewise_lock"
+	if e.jitless {
+		col += ", " + noJIT
+	}
+	return col
 }
 
 // staleRaise raises the check's error (a text that is not a number read

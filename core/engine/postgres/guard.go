@@ -394,7 +394,7 @@ func deniedCall(toks []token, where string, loc *local) error {
 		if loc != nil && loc.fields[name] && i > 0 && toks[i-1].kind == 'p' && toks[i-1].text == "." {
 			return &guard.Rejection{
 				What:   name,
-				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL or procedural, defined in this database) that the guard cannot see into", name, where, name, name),
+				Reason: fmt.Sprintf("%s is not allowed in %s: x.%s calls the function %s(), which runs code (SQL, procedural, or a C library's under a name of this database's) that the guard cannot see into", name, where, name, name),
 				Hint:   "tablewise only reads the database's tables; " + readOnlyHint + " without it",
 			}
 		}
@@ -675,7 +675,11 @@ type local struct {
 	// opaque are the names of functions written in SQL or a procedural
 	// language (plpgsql, plperl…) outside pg_catalog: a plan shows the
 	// body of a SQL function only when the planner inlines it (never a
-	// SECURITY DEFINER one), and never a procedural one's.
+	// SECURITY DEFINER one), and never a procedural one's. Also those
+	// declared in LANGUAGE c outside an extension: a library's code
+	// under a name of the owner's choosing (tablefunc's connectby_text,
+	// which runs a query built from its arguments, as tree()), which
+	// neither its name nor its symbol need give away.
 	opaque map[string]bool
 	// aliases maps the name of a function declared in LANGUAGE internal
 	// or c outside pg_catalog to the denied function whose code it runs
@@ -707,6 +711,13 @@ type local struct {
 	// constants (length(1) converts 1 to text) before any plan can be
 	// checked, sorting, grouping and comparing a value of its type.
 	implicit string
+	// printer, when not empty, is a denied function or code the guard
+	// cannot see that is the output or send function of a type of the
+	// database's own: printing a value of it runs it, and the server
+	// prints values the statement never names, the constants of the
+	// stored expressions it deparses (deparses) and the values its
+	// statistics hold (statistics).
+	printer string
 	// remote maps a foreign table's name, and the name of a view or table
 	// that reads one (a view's definition, a row security policy, a
 	// partition or inheritance child), to the foreign server it is read
@@ -746,13 +757,28 @@ func remoteRejection(name, srv string) *guard.Rejection {
 // one of that name can be called with a single argument (the others have
 // defaults, or it is variadic) of a composite type, a domain (over one),
 // or a pseudo-type such as record or anyelement (then x.name calls it,
-// with no parenthesis after the name).
+// with no parenthesis after the name). A C function is opaque when no
+// extension holds it (pg_depend's 'e'). So is a function of the server's
+// (an oid below 16384) in a language other than internal and c that a
+// transaction changed since initdb (CREATE OR REPLACE keeps the oid): its
+// row is newer than template0's frozen transactions (changedSinceInitdb).
+// The server runs its own internal functions by oid whatever their row
+// says, but runs a SQL or procedural one's body, and inlines a SQL one's
+// while it plans.
 const localFunctionsSQL = `SELECT lower(p.proname), bool_or(p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
 		AND (t.typtype IN ('c', 'd', 'p') OR p.provariadic <> 0)) FROM pg_catalog.pg_proc p
 	JOIN pg_catalog.pg_language l ON l.oid = p.prolang
 	LEFT JOIN pg_catalog.pg_type t ON p.pronargs >= 1 AND t.oid = p.proargtypes[0]
-	WHERE l.lanname NOT IN ('internal', 'c') AND p.oid >= 16384
+	WHERE p.oid >= 16384 AND (l.lanname NOT IN ('internal', 'c') OR l.lanname = 'c' AND NOT EXISTS (
+		SELECT 1 FROM pg_catalog.pg_depend d WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid AND d.deptype = 'e'))
+		OR p.oid < 16384 AND l.lanname NOT IN ('internal', 'c') AND ` + changedSinceInitdb + `
 	GROUP BY 1`
+
+// changedSinceInitdb says that the row p of a catalog was written by a
+// transaction after initdb: initdb froze template0, whose frozen horizon
+// moves only when template0 is frozen again (an anti-wraparound vacuum,
+// some 200 million transactions later).
+const changedSinceInitdb = `pg_catalog.age(p.xmin) < (SELECT pg_catalog.age(z.datfrozenxid) FROM pg_catalog.pg_database z WHERE z.datname = 'template0')`
 
 // localAliasesSQL lists, for every function of the database's own in
 // LANGUAGE internal or c, its name with its code's symbol, then with the name
@@ -765,35 +791,63 @@ SELECT lower(f.proname::text), lower(f.prosrc) FROM f
 UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_catalog.pg_proc b
 	ON b.prolang = f.prolang AND b.prosrc = f.prosrc AND b.probin IS NOT DISTINCT FROM f.probin AND b.oid <> f.oid`
 
-// localUsesSQL lists (kind, name, function) for user-defined operators
-// ('o', their function and their RESTRICT and JOIN estimators), casts ('c', or 'i' for an implicit one whose function is not
+// localUsesSQL lists (kind, name, function) for user-defined operators,
+// and the server's that call a function of the database's (ALTER
+// OPERATOR … SET (RESTRICT = …), or a commutator or negator of its)
+// ('o', the functions operatorFunctions gives), the server's types with
+// an input, output, send, receive, modifier, analyze or subscript
+// function of the database's (ALTER TYPE … SET (SEND = …)) ('v'), text
+// search templates and parsers ('x', their functions: a configuration
+// runs them named by a string, or unnamed as the database's
+// default_text_search_config), casts ('c', or 'i' for an implicit one whose function is not
 // VOLATILE), range types ('r', with their subtype_diff function), default
-// operator classes ('p', one row per function of their family),
-// aggregates ('a', one row per support function), and, for every type
-// that converting a value to, or printing one, runs a type's input,
-// output or modifier function of the database's own, that function ('t':
-// a modifier's runs while mt(5) is parsed), or runs a domain's CHECK
-// constraints, the text of each ('d') and the functions of the
-// database's own it calls, directly or through an operator ('k'). Those
-// types are the type or domain itself, and, however deep, the types that
-// hold one (heldStep).
+// operator classes ('p', one row per function of their family: the
+// database's classes, and the server's whose family holds a function of
+// the database's, ALTER OPERATOR FAMILY … ADD FUNCTION),
+// aggregates ('a', one row per support function: a moving aggregate's
+// inverse transition runs when a window frame drops a row), functions
+// with a planner support function of the database's own ('a' for the
+// database's functions, 's' for the server's: the planner calls it to
+// simplify or estimate a call whose arguments are not all constants),
+// the output and send functions of the database's own types ('u'), and,
+// for every type that converting a value to, or printing one, runs a
+// type's input, output or modifier function of the database's own, that
+// function ('t': a modifier's runs while mt(5) is parsed), or runs a
+// domain's CHECK constraints, the functions they call: those their
+// stored tree names (never printed: printing a constant runs its type's
+// output function), and those of the database's own they depend on,
+// directly or through an operator ('k'). Those types are the type or
+// domain itself, and, however deep, the types that hold one (heldStep).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
-	JOIN pg_catalog.pg_proc p ON p.oid IN (o.oprcode, o.oprrest, o.oprjoin)
-	WHERE o.oid >= 16384
+	` + operatorFunctions + `
+	JOIN pg_catalog.pg_proc p ON p.oid = of.fn
+	WHERE o.oid >= 16384 OR p.oid >= 16384
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
 	WHERE c.oid >= 16384
+UNION ALL SELECT CASE WHEN p.oid >= 16384 THEN 'a' ELSE 's' END, lower(p.proname::text), lower(s.proname::text) FROM pg_catalog.pg_proc p
+	JOIN pg_catalog.pg_proc s ON s.oid = p.prosupport WHERE s.oid >= 16384
+UNION ALL SELECT 'x', lower(x.tmplname::text), lower(p.proname::text) FROM pg_catalog.pg_ts_template x
+	JOIN pg_catalog.pg_proc p ON p.oid IN (x.tmplinit, x.tmpllexize) WHERE x.oid >= 16384
+UNION ALL SELECT 'x', lower(x.prsname::text), lower(p.proname::text) FROM pg_catalog.pg_ts_parser x
+	JOIN pg_catalog.pg_proc p ON p.oid IN (x.prsstart, x.prstoken, x.prsend, x.prsheadline, x.prslextype) WHERE x.oid >= 16384
+UNION ALL SELECT 'v', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze, t.typsubscript)
+	WHERE t.oid < 16384 AND p.oid >= 16384
+UNION ALL SELECT 'u', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_type t
+	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend) WHERE t.oid >= 16384 AND p.oid >= 16384
 UNION ALL SELECT 'a', lower(p.proname::text), lower(f.proname::text) FROM pg_catalog.pg_aggregate g
 	JOIN pg_catalog.pg_proc p ON p.oid = g.aggfnoid
-	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggmtransfn, g.aggmfinalfn)
+	JOIN pg_catalog.pg_proc f ON f.oid IN (g.aggtransfn, g.aggfinalfn, g.aggcombinefn, g.aggserialfn, g.aggdeserialfn,
+		g.aggmtransfn, g.aggminvtransfn, g.aggmfinalfn)
 	WHERE p.oid >= 16384
 UNION ALL SELECT 'r', lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_range rg
 	JOIN pg_catalog.pg_type t ON t.oid IN (rg.rngtypid, rg.rngmultitypid) JOIN pg_catalog.pg_proc p ON p.oid = rg.rngsubdiff::oid
 	WHERE rg.rngtypid >= 16384
 UNION ALL SELECT 'p', lower(oc.opcname::text), lower(p.proname::text) FROM pg_catalog.pg_opclass oc
 	JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily JOIN pg_catalog.pg_proc p ON p.oid = f.fn
-	WHERE oc.opcdefault AND oc.oid >= 16384
+	WHERE oc.opcdefault AND (oc.oid >= 16384 OR f.fn >= 16384)
 UNION ALL (WITH RECURSIVE ` + holds + `, held(typ, kind, x) AS (
 	SELECT k.contypid, 'd', k.oid FROM pg_catalog.pg_constraint k WHERE k.contypid <> 0 AND k.oid >= 16384
 UNION ALL
@@ -803,7 +857,11 @@ UNION ALL
 UNION
 	` + heldStep + `
 )
-SELECT 'd', lower(t.typname::text), pg_catalog.pg_get_constraintdef(h.x) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ WHERE h.kind = 'd'
+SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
+	JOIN pg_catalog.pg_constraint k ON k.oid = h.x
+	CROSS JOIN LATERAL pg_catalog.regexp_matches(k.conbin::text, ':(funcid|opfuncid) ([0-9]+)', 'g') m(m)
+	JOIN pg_catalog.pg_proc p ON p.oid = pg_catalog.oidin(pg_catalog.textout(m.m[2]))
+	WHERE h.kind = 'd'
 UNION ALL SELECT 'k', lower(t.typname::text), lower(p.proname::text) FROM held h JOIN pg_catalog.pg_type t ON t.oid = h.typ
 	JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = h.x
 	LEFT JOIN pg_catalog.pg_operator o ON d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass AND o.oid = d.refobjid
@@ -842,8 +900,15 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
 // functions the planner or the executor calls for it, as of(fn): its own
 // and its RESTRICT and JOIN estimators, which the planner calls when it
-// estimates a condition on it (one row of NULL when o is NULL).
-const operatorFunctions = `LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o.oprcode::oid, o.oprrest::oid, o.oprjoin::oid]) AS of(fn) ON true`
+// estimates a condition on it; and those of the operators the planner
+// may put in its place, which the text never writes: its commutator (a
+// condition whose column is on the right, 5 ### a, is estimated with
+// it, on the column's histogram) and its negator (NOT (a ### 5) becomes
+// a condition on it), and theirs in turn (one row of NULL when o is
+// NULL).
+const operatorFunctions = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.oid, o.oprcom, o.oprnegate)
+	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid IN (o1.oid, o1.oprcom, o1.oprnegate)
+	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
@@ -904,7 +969,7 @@ UNION ALL
 UNION ALL
 	SELECT i.indrelid, f.fn FROM pg_catalog.pg_index i
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (i.indclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
-	WHERE oc.oid >= 16384
+	WHERE oc.oid >= 16384 OR f.fn >= 16384
 UNION ALL
 	SELECT pt.relid, coalesce(of.fn, d.refobjid) FROM pg_catalog.pg_depend d
 	JOIN pg_catalog.pg_class tb ON d.classid = 'pg_catalog.pg_class'::regclass AND tb.oid = d.objid AND tb.relkind = 'p'
@@ -916,7 +981,7 @@ UNION ALL
 	SELECT pt.relid, f.fn FROM pg_catalog.pg_partitioned_table k
 	JOIN pg_catalog.pg_opclass oc ON oc.oid = ANY (k.partclass) JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
 	CROSS JOIN LATERAL pg_catalog.pg_partition_tree(k.partrelid) pt
-	WHERE oc.oid >= 16384
+	WHERE oc.oid >= 16384 OR f.fn >= 16384
 UNION ALL
 	SELECT a.attrelid, rg.rngsubdiff::oid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
 	JOIN pg_catalog.pg_range rg ON rg.rngtypid IN (t.oid, t.typbasetype) OR rg.rngmultitypid IN (t.oid, t.typbasetype)
@@ -976,13 +1041,20 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		}
 		first = append(first, printSQL)
 	}
-	res, err := c.Exec(ctx, pinnedPath+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
+	// These queries cost enough for the server to compile them with JIT,
+	// which takes it seconds where running them takes milliseconds.
+	pre, sets := pinnedPath, 0
+	if e.jitless {
+		pre, sets = pre+"SET LOCAL jit = off; ", 1
+	}
+	res, err := c.Exec(ctx, pre+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	if want := 6 + len(first); len(res) != want {
+	if want := 6 + sets + len(first); len(res) != want {
 		return nil, fmt.Errorf("read the database's own functions: %d results, want %d", len(res), want)
 	}
+	res = res[sets:]
 	state := ""
 	if len(first) > 0 {
 		if len(first) == 2 {
@@ -1006,6 +1078,13 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		}
 	}
 	bad := func(fn string) bool { _, ok := loc.refusedCall(fn); return ok }
+	// The functions refused for a function they run ('a') first: the
+	// other uses may call them.
+	for _, row := range uses {
+		if string(row[0]) == "a" && bad(string(row[2])) {
+			loc.opaque[string(row[1])] = true
+		}
+	}
 	for _, row := range uses {
 		kind, name, what := string(row[0]), string(row[1]), string(row[2])
 		switch kind {
@@ -1020,17 +1099,13 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 					loc.implicit = fmt.Sprintf("the implicit cast to %s calls %s()", name, what)
 				}
 			}
-		case "p":
+		case "p", "s", "v", "x":
 			if bad(what) && loc.implicit == "" {
-				loc.implicit = fmt.Sprintf("the default operator class %s calls %s()", name, what)
+				loc.implicit = fmt.Sprintf(everyStatement[kind], name, what)
 			}
-		case "a":
-			if bad(what) {
-				loc.opaque[name] = true
-			}
-		case "d":
-			if err := deniedCall(lex(what), "a domain", loc); err != nil {
-				loc.types[name] = "a function its CHECK calls"
+		case "u":
+			if bad(what) && loc.printer == "" {
+				loc.printer = what
 			}
 		}
 	}
@@ -1039,22 +1114,58 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 			loc.views[view] = fn
 		}
 	}
+	if loc.printer != "" {
+		for _, name := range statistics {
+			loc.views[name] = loc.printer
+		}
+	}
 	for _, row := range remote {
 		loc.remote[string(row[0])] = string(row[1])
 	}
 	return loc, nil
 }
 
+// everyStatement says, for the kinds of localUsesSQL's rows that any
+// statement may run without naming them, what runs (the row's name and
+// function).
+var everyStatement = map[string]string{
+	"p": "the default operator class %s calls %s()",
+	"s": "the planner support function of the server's %s() is the database's %s()",
+	"v": "the server's type %s reads, prints or sends its values with the database's %s()",
+	"x": "the text search template or parser %s calls %s()",
+}
+
 // refusedCall says why a call of the function name is refused: it is
-// denied, is a denied function under another name, or runs the
-// database's own code that the guard cannot see into (loc may be nil:
-// denied functions only).
+// denied, is a denied function under another name, runs the database's
+// own code that the guard cannot see into, or prints stored expressions
+// where a type's output function is such code (loc may be nil: denied
+// functions only).
 func (loc *local) refusedCall(name string) (string, bool) {
 	if why, ok := denied(name); ok {
 		return why, true
 	}
+	if loc != nil && loc.printer != "" && deparses[name] {
+		why, _ := loc.refusedCall(loc.printer)
+		return fmt.Sprintf("prints stored expressions, whose constants of a type of this database's print by %s(), which is not allowed: it %s", loc.printer, why), true
+	}
 	return loc.replaced(name)
 }
+
+// deparses are the server's functions that print a stored expression
+// (a view's, a default's, a constraint's…) as text, printing its
+// constants with their types' output functions.
+var deparses = map[string]bool{
+	"pg_get_expr": true, "pg_get_viewdef": true, "pg_get_ruledef": true, "pg_get_constraintdef": true,
+	"pg_get_indexdef": true, "pg_get_triggerdef": true, "pg_get_functiondef": true, "pg_get_function_arguments": true,
+	"pg_get_function_result": true, "pg_get_function_arg_default": true, "pg_get_function_sqlbody": true,
+	"pg_get_partkeydef": true, "pg_get_partition_constraintdef": true, "pg_get_statisticsobjdef": true,
+	"pg_get_statisticsobjdef_columns": true, "pg_get_statisticsobjdef_expressions": true,
+}
+
+// statistics are the catalogs holding values of every column's type
+// (anyarray), which every view of the statistics reads: printing them
+// prints those values.
+var statistics = []string{"pg_statistic", "pg_statistic_ext_data"}
 
 // replaced says why a call of the function name does not run the function
 // of that name that the server or an extension ships: the database's own
@@ -1068,7 +1179,7 @@ func (loc *local) replaced(name string) (string, bool) {
 		return fmt.Sprintf("is %s() under another name: it %s", b, why), true
 	}
 	if loc.opaque[name] {
-		return "runs code (SQL or procedural, defined in this database) that the guard cannot see into", true
+		return "runs code (SQL, procedural, or a C library's under a name of this database's) that the guard cannot see into", true
 	}
 	return "", false
 }
@@ -1106,7 +1217,7 @@ func (loc *local) vet(text string, toks []token, where string) error {
 	}
 	if loc.implicit != "" {
 		return &guard.Rejection{What: "an implicit conversion or comparison", Reason: fmt.Sprintf("no statement is allowed on this database: %s, which is not allowed, and any statement may run it without naming it (the planner on constants, before any plan can be checked)", loc.implicit),
-			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT), or connect to another database"}
+			Hint: "ask the database's owner to make it explicit (a cast without AS IMPLICIT, an operator class without DEFAULT) or to restore the server's own functions, types and operators (ALTER FUNCTION … SUPPORT, ALTER TYPE … SET), or connect to another database"}
 	}
 	operator := func(op, written string) error {
 		return &guard.Rejection{What: "operator " + op, Reason: fmt.Sprintf("operator %s%s is not allowed in %s: it calls %s()", op, written, where, loc.ops[op]),

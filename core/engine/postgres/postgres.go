@@ -74,6 +74,7 @@ type Engine struct {
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check
 	lockable  bool         // the server takes noLockWait (fresh.go)
+	jitless   bool         // the server takes noJIT (fresh.go)
 	loads     atomic.Int64 // how many times the guard read the database's own objects
 	verdicts  verdicts
 	hits      atomic.Int64 // statements run on a verdict (tests read it)

@@ -267,7 +267,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 			fields := r.FieldDescriptions()
 			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
 			isState := len(fields) == 1 && fields[0].Name == stateColumn
-			isFresh := len(fields) == 2 && fields[0].Name == freshColumn && seg == mainSeg
+			isFresh := len(fields) >= 2 && fields[0].Name == freshColumn && seg == mainSeg
 			for r.NextRow() {
 				switch {
 				case isFresh && e.stateSQL != "":

@@ -246,6 +246,9 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	if _, err := c.Exec(ctx, "SELECT "+noLockWait).ReadAll(); err == nil {
 		e.lockable = true
 	}
+	if _, err := c.Exec(ctx, "SELECT "+noJIT).ReadAll(); err == nil {
+		e.jitless = true
+	}
 	if _, err := c.Exec(ctx, printSQL).ReadAll(); err == nil {
 		e.printable = true
 	}
