@@ -41,6 +41,8 @@ import (
 //     some information_schema columns (vetOpening);
 //   - || (MariaDB reads it as OR, SQLite and PostgreSQL as joining text:
 //     either reading answers some queries silently wrong);
+//   - the information_schema tables whose reads reset the statistics
+//     they show (resettingTables);
 //   - more than one statement.
 //
 // The server's read-only transaction refuses the writes that get past
@@ -94,6 +96,18 @@ var deniedFunctions = map[string]string{
 	"BFILE_CONVERT": "writes a file on the database server",
 	"BFILE_BJSON":   "writes a file on the database server",
 	"ENVAR":         "reads the server's environment",
+}
+
+// resettingTables are the information_schema tables whose every read
+// resets the server's statistics they show (MariaDB's InnoDB compression
+// counters, read without reset in INNODB_CMP, INNODB_CMPMEM and
+// INNODB_CMP_PER_INDEX), inside a read-only transaction too. They are
+// refused by name wherever it appears: the connection's database may be
+// information_schema itself.
+var resettingTables = map[string]string{
+	"INNODB_CMP_RESET":           "INNODB_CMP",
+	"INNODB_CMPMEM_RESET":        "INNODB_CMPMEM",
+	"INNODB_CMP_PER_INDEX_RESET": "INNODB_CMP_PER_INDEX",
 }
 
 // readKinds are the statement kinds that read.
@@ -643,6 +657,9 @@ func vetTokens(toks []token, k *known) error {
 			t.up = strings.ToUpper(strings.ReplaceAll(t.text[1:len(t.text)-1], q+q, q))
 		} else if t.kind != tWord {
 			continue
+		}
+		if plain, ok := resettingTables[t.up]; ok {
+			return refused("table "+t.text, "reading "+t.text+" is not allowed: it resets the server's statistics it shows", "read information_schema."+plain+", which shows the same statistics without resetting them")
 		}
 		word := t.up
 		if t.kind != tWord {
