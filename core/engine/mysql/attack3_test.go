@@ -3,6 +3,8 @@ package mysql_test
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +54,64 @@ func TestStatisticsResetIsRefused(t *testing.T) {
 	// The statistics themselves can be read.
 	if res, err := query.Collect(context.Background(), f.eng, "SELECT SUM(compress_ops) FROM information_schema.INNODB_CMP", query.Options{}); err != nil || len(res.Rows) != 1 {
 		t.Errorf("reading INNODB_CMP: %v %v", res, err)
+	}
+}
+
+// TestWideRowIsNotReadWhole: the server sends a row whatever its size
+// (each value is held to max_allowed_packet, the row is not: four values
+// of 16 MB came as one 64 MB row on 10.11), and the driver reads a whole
+// row into memory before the byte cap can see it. A row that alone
+// passes the byte cap ends the stream truncated as it arrives, without
+// reading it whole (the driver still allocates a packet's buffer, up to
+// 16 MB, from its header before reading it); the engine goes on working.
+func TestWideRowIsNotReadWhole(t *testing.T) {
+	f := chinook(t)
+	eng := f.single(t)
+	defer eng.Close()
+	cols := make([]string, 8)
+	for i := range cols {
+		cols[i] = "REPEAT('x', 8000000)"
+	}
+	wide := "SELECT Name FROM Genre WHERE GenreId = 1 UNION ALL SELECT " + strings.Join(cols, ", ") + " FROM Genre WHERE GenreId = 2"
+	wide = strings.Replace(wide, "SELECT Name", "SELECT "+strings.Repeat("Name, ", len(cols)-1)+"Name", 1)
+	opt := query.Options{MaxBytes: 1 << 20, Timeout: 20 * time.Second}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := query.Collect(context.Background(), eng, wide, opt)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || len(res.Rows) != 1 {
+		t.Errorf("a 64 MB row under a 1 MB cap: truncated %v, %d rows", res.Truncated, len(res.Rows))
+	}
+	grew := after.TotalAlloc - before.TotalAlloc
+	t.Logf("reading a 64 MB row under a 1 MB cap allocated %d KB", grew>>10)
+	if grew > 32<<20 {
+		t.Errorf("reading a 64 MB row under a 1 MB cap allocated %d MB", grew>>20)
+	}
+	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{Timeout: 5 * time.Second}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("the next statement: %v %v", res, err)
+	}
+	// The catalog's sample of a table holding such a row is held to
+	// its byte cap as it arrives.
+	f.exec(t, "CREATE TABLE tw_wide (a LONGTEXT, b LONGTEXT, c LONGTEXT, d LONGTEXT, e LONGTEXT, f LONGTEXT, g LONGTEXT, h LONGTEXT)")
+	f.exec(t, "INSERT INTO tw_wide SELECT "+strings.Join(cols, ", "))
+	runtime.ReadMemStats(&before)
+	cat, err := eng.Catalog(context.Background())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew = after.TotalAlloc - before.TotalAlloc
+	t.Logf("the catalog of a table holding a 64 MB row allocated %d KB", grew>>10)
+	if grew > 32<<20 {
+		t.Errorf("the catalog of a table holding a 64 MB row allocated %d MB", grew>>20)
+	}
+	if w := cat.Table("tw_wide"); w == nil || len(w.Sample) != 0 {
+		t.Errorf("tw_wide in the catalog: %v", w)
+	}
+	if g := cat.Table("Genre"); g == nil || len(g.Sample) == 0 {
+		t.Errorf("Genre in the catalog: %v", g)
 	}
 }

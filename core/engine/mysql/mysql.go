@@ -70,15 +70,20 @@ type Engine struct {
 	fnAt time.Time // when fns was read
 
 	pool *pool.Pool[*conn]
+
+	// meters are the connections to the server by the server's id for
+	// each (meter.go).
+	meters sync.Map
 }
 
 var _ engine.Engine = (*Engine)(nil)
 
-// conn is one pooled connection and the server's id for it (for KILL
-// QUERY).
+// conn is one pooled connection, the server's id for it (for KILL
+// QUERY) and its meter.
 type conn struct {
 	*sql.Conn
 	id int64
+	m  *metered
 }
 
 // Params a URL may carry; anything else is refused, so that no option that
@@ -213,6 +218,8 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
 	}
+	e := &Engine{display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	cfg.DialFunc = e.dial
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, &badURL{msg: fmt.Sprintf("open database: %s: %v", engine.Redact(raw), err)}
@@ -222,7 +229,7 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	db.SetMaxOpenConns(opt.MaxConns + 2)
 	db.SetMaxIdleConns(2)
 	db.SetConnMaxIdleTime(time.Minute)
-	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	e.db = db
 	e.pool = pool.New(opt.MaxConns, e.open, closeConn, nil)
 	if err := e.probe(ctx); err != nil {
 		db.Close()
@@ -320,7 +327,10 @@ func (e *Engine) open(ctx context.Context) (*conn, error) {
 	if err == nil {
 		c := &conn{Conn: sc}
 		if err = sc.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&c.id); err == nil {
-			return c, nil
+			if c.m = e.meter(c.id); c.m != nil {
+				return c, nil
+			}
+			err = fmt.Errorf("the server's greeting did not name connection %d", c.id)
 		}
 		sc.Close()
 	}

@@ -403,6 +403,15 @@ func deadlineError(timeout time.Duration) error {
 // stream runs the vetted statement and feeds its rows to sink.
 func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	s.sql = sqlText
+	// The driver reads a row whole: the bytes read for one are held to
+	// what the byte cap allows (meter.go), the columns' descriptions to
+	// maxRow.
+	row := int64(maxRow)
+	if opt.MaxBytes > 0 {
+		row = min(opt.MaxBytes+rowSlack, maxRow)
+	}
+	c.m.bound(maxRow)
+	defer c.m.bound(-1)
 	rows, err := c.QueryContext(s.qctx, sqlText)
 	if err != nil {
 		return e.runError(s, err)
@@ -418,7 +427,7 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 		return err
 	}
 	caps := engine.NewCaps(opt, sum)
-	for rows.Next() {
+	for c.m.bound(row); rows.Next(); c.m.bound(row) {
 		if s.stopped() {
 			return s.err()
 		}
@@ -440,6 +449,12 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 		sum.RowCount++
 	}
 	if err := rows.Err(); err != nil {
+		if c.m.refused() {
+			// A row alone past the cap: the driver closed the
+			// connection rather than read it.
+			caps.BytesPassed()
+			return nil
+		}
 		return e.runError(s, err)
 	}
 	if s.overdue() {
