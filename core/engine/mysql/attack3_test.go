@@ -115,3 +115,45 @@ func TestWideRowIsNotReadWhole(t *testing.T) {
 		t.Errorf("Genre in the catalog: %v", g)
 	}
 }
+
+// TestShowFromOtherDatabaseRemote: SHOW INDEX names its table and the
+// table's database apart (SHOW INDEX FROM t FROM db), and on MariaDB 10.11
+// it opens a FEDERATED table of another database that way and connects to
+// its remote server, outside the read-only transaction and past the
+// deadline when the remote does not answer — as it does the database's
+// own, refused by name. Both spellings of such a table are refused, and
+// the server connects to no remote.
+func TestShowFromOtherDatabaseRemote(t *testing.T) {
+	f := chinook(t)
+	if !installed(t, f, "FEDERATED", "ha_federatedx") {
+		return
+	}
+	db := f.scalar(t, "SELECT DATABASE()")
+	other := db + "_shown"
+	f.exec(t, "CREATE DATABASE "+other)
+	t.Cleanup(func() { f.root.Exec("DROP DATABASE " + other) })
+	port, n := listen(t, "127.0.0.1:"+f.scalar(t, "SELECT @@port"))
+	f.exec(t, "CREATE TABLE "+other+".fed (GenreId INT NOT NULL, Name VARCHAR(120), PRIMARY KEY (GenreId)) ENGINE=FEDERATED CONNECTION='mysql://root@127.0.0.1:"+port+"/"+db+"/Genre'")
+	for _, q := range []string{
+		"SHOW INDEX FROM fed FROM " + other,
+		"SHOW KEYS IN `fed` IN `" + other + "`",
+		"show indexes from fed from " + other + " WHERE Key_name = 'PRIMARY'",
+		"SHOW FULL COLUMNS FROM fed FROM " + other,
+		"SHOW INDEX FROM " + other + ".fed",
+	} {
+		f.exec(t, "FLUSH TABLES "+other+".fed") // its statistics are read again when it is opened
+		before := n.Load()
+		res, err := query.Collect(context.Background(), f.eng, q, query.Options{Timeout: 2 * time.Second})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%q: %v %v, want a refusal", q, res, err)
+		}
+		if got := n.Load() - before; got != 0 {
+			t.Errorf("%q: the server connected to the remote server %d times", q, got)
+		}
+	}
+	// The database's other tables can still be shown.
+	if res, err := query.Collect(context.Background(), f.eng, "SHOW INDEX FROM Genre FROM "+db, query.Options{}); err != nil || len(res.Rows) == 0 {
+		t.Errorf("SHOW INDEX FROM Genre FROM %s: %v %v", db, res, err)
+	}
+}

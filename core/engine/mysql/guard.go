@@ -270,6 +270,26 @@ func lex(sql string) ([]token, *lexError) {
 	return out, nil
 }
 
+// statementTokens lexes a statement as vet and confirm read it: SHOW's
+// table of another database written apart from it (SHOW INDEX FROM t
+// FROM db) as the qualified name db.t it opens, so that what is refused
+// or confirmed of db.t is of it too.
+func statementTokens(sql string) ([]token, *lexError) {
+	toks, lerr := lex(sql)
+	if lerr != nil || len(toks) == 0 || toks[0].up != "SHOW" {
+		return toks, lerr
+	}
+	from := func(t token) bool { return t.up == "FROM" || t.up == "IN" }
+	named := func(t token) bool { return t.kind == tName || t.kind == tWord && t.up != "" }
+	for i := 1; i+3 < len(toks); i++ {
+		if from(toks[i]) && named(toks[i+1]) && from(toks[i+2]) && named(toks[i+3]) {
+			table, db := toks[i+1], toks[i+3]
+			toks[i+1], toks[i+2], toks[i+3] = db, token{text: ".", kind: tPunct, end: toks[i+2].end}, table
+		}
+	}
+	return toks, nil
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // exponent returns the index after an exponent (e5, E-3) at j, or j when
@@ -418,7 +438,7 @@ func vet(sql string, k *known) error {
 	if err := guard.CheckText(sql); err != nil {
 		return err
 	}
-	toks, lerr := lex(sql)
+	toks, lerr := statementTokens(sql)
 	if lerr != nil {
 		hint := lerr.hint
 		if hint == "" {

@@ -220,6 +220,18 @@ func TestVet(t *testing.T) {
 			t.Errorf("%q with a remote table: %v", sql, err)
 		}
 	}
+	// SHOW's table of another database written apart from it is that
+	// database's table.
+	other := &known{remote: map[string]string{"OTHER.FED": "it is a FEDERATED table"}}
+	for _, sql := range []string{"SHOW INDEX FROM fed FROM other", "SHOW KEYS IN `fed` IN `other`", "SHOW COLUMNS FROM fed IN other"} {
+		var rej *guard.Rejection
+		if err := vet(sql, other); !errors.As(err, &rej) || !strings.Contains(rej.What, "other") {
+			t.Errorf("%q with other.fed remote: %v, want a refusal naming it", sql, err)
+		}
+	}
+	if err := vet("SHOW INDEX FROM Genre FROM other", other); err != nil {
+		t.Errorf("SHOW INDEX FROM Genre FROM other: %v", err)
+	}
 	for _, sql := range []string{"", "  ", "-- only a comment", "/* c */", ";", "# c"} {
 		if err := vet(sql, nil); !errors.Is(err, guard.ErrEmpty) {
 			t.Errorf("%q: %v, want ErrEmpty", sql, err)

@@ -111,7 +111,7 @@ func (e *Engine) cachedFunctions() *known {
 // and vets the statement anew, up to maxLearn times. The statement must
 // be the next thing c runs; s is its stopper, which stops the check too.
 func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string) error {
-	toks, _ := lex(sqlText) // vet refuses what cannot be read
+	toks, _ := statementTokens(sqlText) // vet refuses what cannot be read
 	for n := 1; ; n++ {
 		k, err := e.known(ctx, c, n > 1)
 		if err != nil {
