@@ -3,7 +3,9 @@ package mysql_test
 import (
 	"context"
 	"errors"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +157,46 @@ func TestShowFromOtherDatabaseRemote(t *testing.T) {
 	// The database's other tables can still be shown.
 	if res, err := query.Collect(context.Background(), f.eng, "SHOW INDEX FROM Genre FROM "+db, query.Options{}); err != nil || len(res.Rows) == 0 {
 		t.Errorf("SHOW INDEX FROM Genre FROM %s: %v %v", db, res, err)
+	}
+}
+
+// TestEngineStatusIsRefused: SHOW ENGINE INNODB STATUS restarts the
+// interval InnoDB's per-second averages are computed over, for every
+// session's next report ("Per second averages calculated from the last
+// 0 seconds" right after one, on MariaDB 10.11), whatever the engine is
+// called (ALL, 'innodb', innobase). It is refused, and another session's
+// report still covers the time since its own.
+func TestEngineStatusIsRefused(t *testing.T) {
+	f := chinook(t)
+	interval := func() int {
+		var typ, name, status string
+		if err := f.root.QueryRow("SHOW ENGINE INNODB STATUS").Scan(&typ, &name, &status); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`Per second averages calculated from the last (\d+) seconds`).FindStringSubmatch(status)
+		if m == nil {
+			t.Fatalf("no averaging interval in the InnoDB monitor's output: %.200s", status)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	interval()
+	began := time.Now()
+	time.Sleep(2500 * time.Millisecond)
+	for _, q := range []string{
+		"SHOW ENGINE INNODB STATUS",
+		"show engine 'innodb' status",
+		"SHOW ENGINE `InnoDB` STATUS",
+		"SHOW ENGINE innobase STATUS",
+		"SHOW ENGINE ALL STATUS",
+	} {
+		res, err := query.Collect(context.Background(), f.eng, q, query.Options{Timeout: 2 * time.Second})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) {
+			t.Errorf("%q: %d rows, %v, want a refusal", q, len(res.Rows), err)
+		}
+	}
+	if n, want := interval(), int(time.Since(began).Seconds())-1; n < want {
+		t.Errorf("InnoDB's per-second averages were restarted: computed over the last %d seconds, %d since the test's own report", n, want+1)
 	}
 }

@@ -22,7 +22,8 @@ import (
 //     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
 //     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION, SHOW
 //     EXPLAIN|ANALYZE FOR, or SHOW BINLOG|RELAYLOG EVENTS, which read
-//     the server's log files);
+//     the server's log files, or SHOW ENGINE … STATUS, which restarts
+//     InnoDB's per-second averages);
 //
 // and refuses, wherever they are in the text:
 //
@@ -498,6 +499,11 @@ func vetKind(sql string, toks []token) error {
 		// every database's writes.
 		what := "SHOW " + toks[1].up + " EVENTS"
 		return &guard.Rejection{What: what, Reason: what + " is not allowed: it reads the server's log files, which hold the writes of every database", Hint: readOnlyHint}
+	case first == "SHOW" && i == 0 && len(toks) > 3 && toks[1].up == "ENGINE" && toks[3].up == "STATUS":
+		// InnoDB's report restarts the interval its per-second
+		// averages are computed over, for every session's next one
+		// (under any of its names: ALL, 'innodb', innobase).
+		return &guard.Rejection{What: "SHOW ENGINE … STATUS", Reason: "SHOW ENGINE … STATUS is not allowed: InnoDB's report restarts the interval of the per-second averages every session's next report shows", Hint: "read information_schema.INNODB_METRICS or GLOBAL_STATUS instead"}
 	case readKinds[first] && (i == 0 || first != "SHOW"):
 		return nil
 	case first == "WITH":

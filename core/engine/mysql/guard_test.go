@@ -143,6 +143,7 @@ func TestVet(t *testing.T) {
 		"SHOW BINLOG EVENTS":                                          "SHOW BINLOG EVENTS",
 		"show binlog events in 'mysql-bin.000001' limit 5":            "SHOW BINLOG EVENTS",
 		"SHOW RELAYLOG EVENTS":                                        "SHOW RELAYLOG EVENTS",
+		"show engine 'innodb' status":                                 "SHOW ENGINE … STATUS",
 		"SHOW RELAYLOG 'source' EVENTS FROM 4":                        "SHOW RELAYLOG EVENTS",
 		"SELECT sys_exec('id')":                                       "function SYS_EXEC",
 		"SELECT other_db.f(1)":                                        "function other_db.f",
