@@ -200,3 +200,36 @@ func TestEngineStatusIsRefused(t *testing.T) {
 		t.Errorf("InnoDB's per-second averages were restarted: computed over the last %d seconds, %d since the test's own report", n, want+1)
 	}
 }
+
+// TestStoredFunctionNamedAnotherWay: the server finds a stored function
+// by its name compared as utf8mb3_general_ci, which ignores case and
+// accents: grÁb(1) and gräb(1) call grab (measured on MariaDB 10.11),
+// where the guard, comparing upper-cased names, saw no stored function.
+// They are refused, before and after the guard learnt the function, and
+// the lock grab takes stays free.
+func TestStoredFunctionNamedAnotherWay(t *testing.T) {
+	f := chinook(t)
+	eng := f.single(t)
+	defer eng.Close()
+	// The guard learns the database before the function exists, and
+	// again (the statements are refused through confirm, then vet).
+	if _, err := query.Collect(context.Background(), eng, "SELECT 1", query.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	u := f.watch(t, "/tmp/tw-my-accent-")
+	for _, q := range []string{
+		"SELECT grÁb(1)",
+		"SELECT gräb(1)",
+		"SELECT `GRÅB`(1)",
+		"SELECT Name FROM Genre WHERE GenreId = grâb(0) + 1",
+	} {
+		for round := 0; round < 2; round++ {
+			res, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) {
+				t.Errorf("%q (round %d): %v %v, want a refusal", q, round, res, err)
+			}
+		}
+	}
+	u.check(t)
+}

@@ -356,14 +356,12 @@ type known struct {
 	// What the server confirms before a statement runs (confirm.go),
 	// as learn read it: the connection's database; every view's
 	// definition (lexed) and its digest, and the remote tables' engines,
-	// by name as objectName spells it; the stored functions and, when
-	// mysql.func could be read (udfsRead), the loadable ones, upper-cased.
+	// by name as objectName spells it; whether mysql.func could be read
+	// (the server then confirms the loadable functions too).
 	database string
 	defs     map[string][]token
 	digests  map[string]string
 	engines  map[string]string
-	routines map[string]bool
-	udfs     map[string]bool
 	udfsRead bool
 }
 
@@ -836,8 +834,7 @@ var remoteEngineNames = []string{"FEDERATED", "CONNECT", "SPIDER", "SPHINX"}
 // runs.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
-		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{},
-		routines: map[string]bool{}, udfs: map[string]bool{}}
+		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{}}
 	read := func(q string, row func(v []string)) error {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
@@ -869,7 +866,6 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	if err := read("SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
 		k.functions[strings.ToUpper(v[0])] = true
-		k.routines[strings.ToUpper(v[0])] = true
 	}); err != nil {
 		return nil, err
 	}
@@ -877,7 +873,6 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 		// Only an administrator may: best effort.
 		k.udfsRead = read("SELECT name FROM mysql.func", func(v []string) {
 			k.functions[strings.ToUpper(v[0])] = true
-			k.udfs[strings.ToUpper(v[0])] = true
 		}) == nil
 	}
 	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN "+remoteEngines, func(v []string) {
