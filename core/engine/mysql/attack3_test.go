@@ -3,6 +3,7 @@ package mysql_test
 import (
 	"context"
 	"errors"
+	"os"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
 // TestStatisticsResetIsRefused: MariaDB resets the server's InnoDB
@@ -232,4 +234,43 @@ func TestStoredFunctionNamedAnotherWay(t *testing.T) {
 		}
 	}
 	u.check(t)
+}
+
+// TestRehearsalReadsNoServerFile: a rehearsal refuses LOAD DATA (it
+// reads a file on the server) but ran LOAD_FILE, whose result comes back
+// in the server's error message (EXTRACTVALUE's XPATH error quotes it) or
+// is kept in the scratch database: a file of the server's, read as the
+// scratch URL's user. However it is written, it is refused and no
+// statement's message holds the file.
+func TestRehearsalReadsNoServerFile(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	// The server runs on this machine in the tests: its file is this one.
+	passwd, err := os.ReadFile("/etc/passwd")
+	if err != nil || len(passwd) < 10 {
+		t.Skipf("no /etc/passwd to look for: %v", err)
+	}
+	secret := string(passwd[:10])
+	for _, up := range []string{
+		"DO EXTRACTVALUE(1, CONCAT(0x7e, LOAD_FILE('/etc/passwd')));",
+		"CREATE TABLE leaked AS SELECT `load_file`('/etc/passwd') AS f;\nDO EXTRACTVALUE(1, (SELECT CONCAT(0x7e, f) FROM leaked));",
+		"SELECT UPDATEXML(1, CONCAT(0x7e, \"LOAD_FILE\"('/etc/passwd')), 1);",
+		"CREATE FUNCTION peek() RETURNS TEXT READS SQL DATA RETURN LOAD_FILE('/etc/passwd');\nDO EXTRACTVALUE(1, CONCAT(0x7e, peek()));",
+	} {
+		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+		if err != nil {
+			t.Fatalf("%s: %v", up, err)
+		}
+		refused := false
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+			refused = refused || strings.Contains(s.Err, "not rehearsed")
+			if strings.Contains(s.Err, secret) {
+				t.Errorf("%q: its message holds the server's /etc/passwd: %s", s.SQL, s.Err)
+			}
+		}
+		if !refused {
+			t.Errorf("%s: rehearsed: %+v", up, reh.Up)
+		}
+	}
 }

@@ -227,6 +227,11 @@ func (e *Engine) beyond(stmt string) error {
 		if t.kind == tWord && (t.up == "GET_LOCK" || t.up == "SONAME") {
 			return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server (a named lock other sessions may wait for, a loadable function)", t.up)
 		}
+		if name := strings.ToUpper(nameOf(t)); reachesOut(name) && i+1 < len(toks) && toks[i+1].text == "(" {
+			// Its result comes back in the server's messages
+			// (EXTRACTVALUE's XPATH error quotes it).
+			return fmt.Errorf("%s is not rehearsed: it %s", name, deniedFunctions[name])
+		}
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
 		}
@@ -261,6 +266,22 @@ func (e *Engine) beyond(stmt string) error {
 		}
 	}
 	return nil
+}
+
+// reachesOut reports whether the function name (upper-cased) of
+// deniedFunctions reaches past the rehearsal database: the server's files
+// and environment, programs, other servers.
+func reachesOut(name string) bool {
+	why, ok := deniedFunctions[name]
+	if !ok {
+		return false
+	}
+	for _, w := range []string{"file", "program", "environment", "server", "code"} {
+		if strings.Contains(why, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // remoteTable refuses a statement that makes a table the server reads
