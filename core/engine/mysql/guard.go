@@ -138,11 +138,23 @@ type lexError struct {
 	what, reason, hint string
 }
 
-// lex splits sql into tokens, skipping whitespace and plain comments.
-// Numbers are read as the server reads them: 1.5INTO is the number 1.5
-// and the word INTO, 1INTO is one name; a number directly followed by a
-// word is refused rather than guessed at.
-func lex(sql string) ([]token, *lexError) {
+// reading is how the server reads quotes under a session's sql_mode;
+// the zero value is the engine's own (sqlMode: ANSI_QUOTES, backslash
+// escapes).
+type reading struct {
+	dquoteStrings bool // no ANSI_QUOTES: "…" is a string, with the escapes of '…'
+	noBackslash   bool // NO_BACKSLASH_ESCAPES: a backslash escapes nothing
+}
+
+// lex splits sql into tokens as the server reads it under the engine's
+// sql_mode (lexAs).
+func lex(sql string) ([]token, *lexError) { return lexAs(sql, reading{}) }
+
+// lexAs splits sql into tokens, skipping whitespace and plain comments,
+// reading quotes as r says. Numbers are read as the server reads them:
+// 1.5INTO is the number 1.5 and the word INTO, 1INTO is one name; a
+// number directly followed by a word is refused rather than guessed at.
+func lexAs(sql string, r reading) ([]token, *lexError) {
 	var out []token
 	prevEnd := -1 // where the previous token ended
 	add := func(t token, end int) {
@@ -191,8 +203,8 @@ func lex(sql string) ([]token, *lexError) {
 				return nil, &lexError{what: "unterminated comment", reason: "a /* comment is not closed"}
 			}
 			i += j + 4
-		case c == '\'':
-			j, ok := endOfString(sql, i)
+		case c == '\'' || c == '"' && r.dquoteStrings:
+			j, ok := endOfString(sql, i, !r.noBackslash)
 			if !ok {
 				return nil, &lexError{what: "unterminated string", reason: "a string literal is not closed"}
 			}
@@ -313,13 +325,17 @@ func exponent(sql string, j int) int {
 }
 
 // endOfString returns the index after the string literal starting at i,
-// reading backslash escapes and doubled quotes as the server does.
-func endOfString(sql string, i int) (int, bool) {
+// reading doubled quotes and (with escapes) backslash escapes as the
+// server does.
+func endOfString(sql string, i int, escapes bool) (int, bool) {
 	q := sql[i]
 	j := i + 1
 	for j < len(sql) {
 		switch sql[j] {
 		case '\\':
+			if !escapes {
+				break
+			}
 			j += 2
 			continue
 		case q:
