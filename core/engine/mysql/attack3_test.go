@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -308,6 +310,38 @@ func TestRehearsalReadsScriptsAsTheServer(t *testing.T) {
 		}
 		if last := reh.Up[len(reh.Up)-1]; last.Err == "" {
 			t.Errorf("%s: rehearsed to its end: %+v", up, reh.Up)
+		}
+	}
+}
+
+// TestCharsetParameter: the URL's charset parameter reached the driver
+// as a session variable named charset, which no server has ("Unknown
+// system variable 'charset'"), so no URL with it opened, whatever the
+// character set. A UTF-8 character set, the one the guard reads the text
+// in, now sets the connection's; any other is refused as the URL's
+// error before anything is sent, naming it: in GBK, BIG5, SJIS or CP932
+// a backslash can end a character and the server would end a string
+// where the guard reads an escaped quote (TestClientCharsetCannotSplitStrings),
+// and in a single-byte set the server would read the text's non-ASCII
+// characters as other ones.
+func TestCharsetParameter(t *testing.T) {
+	f := chinook(t)
+	for _, cs := range []string{"utf8mb4", "utf8mb3", "utf8"} {
+		eng, err := twmysql.Open(context.Background(), f.url+"?charset="+cs, engine.Options{MaxConns: 1})
+		if err != nil {
+			t.Errorf("charset=%s: %v", cs, err)
+			continue
+		}
+		res, err := query.Collect(context.Background(), eng, "SELECT @@character_set_client, 'héllo'", query.Options{})
+		if err != nil || res.Rows[0][0] != cs && !(cs == "utf8" && res.Rows[0][0] == "utf8mb3") || res.Rows[0][1] != "héllo" {
+			t.Errorf("charset=%s: %v %v", cs, res, err)
+		}
+		eng.Close()
+	}
+	for _, cs := range []string{"gbk", "big5", "sjis", "cp932", "latin1"} {
+		_, err := twmysql.Config(f.url + "?charset=" + cs)
+		if !errors.Is(err, engine.ErrBadPath) || !strings.Contains(err.Error(), "charset="+cs) {
+			t.Errorf("charset=%s: %v, want the URL refused naming it", cs, err)
 		}
 	}
 }

@@ -92,7 +92,7 @@ type conn struct {
 var urlParams = map[string]string{
 	"tls":     "TLS: true, false, skip-verify or preferred",
 	"timeout": "the dial timeout, as 5s",
-	"charset": "the connection's character set (utf8mb4 by default)",
+	"charset": "the connection's character set: utf8mb4 (the default), utf8mb3 or utf8",
 }
 
 // Config turns a mysql:// or mariadb:// URL
@@ -156,10 +156,19 @@ func Config(raw string) (*mysql.Config, error) {
 		case "role":
 			return nil, &badURL{msg: fmt.Sprintf("open database: %s: role=%s: on MySQL and MariaDB a role adds privileges to the user's and cannot take any away; connect as a user who can only read (tablewise doctor prints the SQL that makes one)", engine.Redact(raw), v)}
 		case "charset":
+			// The guard reads the text as UTF-8; in another character
+			// set the server reads other characters (in GBK, BIG5 or
+			// SJIS a backslash can end one, and a string would end
+			// where the guard reads an escaped quote).
 			if !plainName(v) {
 				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s is not a character set name", engine.Redact(raw), v)}
 			}
-			cfg.Params = map[string]string{"charset": v}
+			if cs := strings.ToLower(v); cs != "utf8mb4" && cs != "utf8mb3" && cs != "utf8" {
+				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s is not allowed: tablewise sends statements in UTF-8, which the server reads otherwise in %s; use utf8mb4 (the default), utf8mb3 or utf8", engine.Redact(raw), v, v)}
+			}
+			if err := cfg.Apply(mysql.Charset(v, "")); err != nil {
+				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s: %v", engine.Redact(raw), v, err)}
+			}
 		default:
 			var known []string
 			for p, what := range urlParams {
