@@ -345,3 +345,42 @@ func TestCharsetParameter(t *testing.T) {
 		}
 	}
 }
+
+// TestRehearsalWritesNoServerDirectory: a rehearsal refuses INTO OUTFILE
+// (it writes a file on the scratch server) but ran DATA DIRECTORY and
+// INDEX DIRECTORY table options, with which the server writes a table's
+// files wherever its own user can (MariaDB 10.11 made the directory
+// DIR/<rehearsal database> for an InnoDB table, and left it after the
+// rehearsal). They are refused, also in a partition's definition, and
+// nothing is made there.
+func TestRehearsalWritesNoServerDirectory(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	dir := "/tmp/tw-my-datadir-" + strings.ReplaceAll(t.Name(), "/", "-")
+	os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, up := range []string{
+		"CREATE TABLE t (a INT) ENGINE=InnoDB DATA DIRECTORY='" + dir + "';",
+		"CREATE TABLE t (a INT) ENGINE=InnoDB data /* c */ directory = '" + dir + "';",
+		"CREATE TABLE t (a INT);\nALTER TABLE t ENGINE=InnoDB, DATA DIRECTORY='" + dir + "';",
+		"CREATE TABLE t (a INT) ENGINE=InnoDB PARTITION BY HASH (a) (PARTITION p0 DATA DIRECTORY='" + dir + "');",
+		"CREATE TABLE m (a INT) ENGINE=MyISAM INDEX DIRECTORY='" + dir + "';",
+	} {
+		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+		if err != nil {
+			t.Fatalf("%s: %v", up, err)
+		}
+		refused := false
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+			refused = refused || strings.Contains(s.Err, "not rehearsed")
+		}
+		if !refused {
+			t.Errorf("%s: rehearsed: %+v", up, reh.Up)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%s: the server made %s", up, dir)
+			os.RemoveAll(dir)
+		}
+	}
+}

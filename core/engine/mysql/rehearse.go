@@ -274,6 +274,9 @@ func (e *Engine) beyond(stmt string, r reading) error {
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
 		}
+		if t.kind == tWord && t.up == "DIRECTORY" && i > 0 && (toks[i-1].up == "DATA" || toks[i-1].up == "INDEX") {
+			return fmt.Errorf("%s DIRECTORY is not rehearsed: the server writes the table's files there, outside the rehearsal database, and may leave directories behind", toks[i-1].up)
+		}
 	}
 	if err := remoteTable(toks); err != nil {
 		return err
