@@ -384,3 +384,35 @@ func TestRehearsalWritesNoServerDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestRehearsalKeepsItsDeadline: each rehearsed statement is held to
+// 30 s by the scratch session's max_statement_time (and its lock waits
+// by lock_wait_timeout); a script that set them itself ran on past it,
+// and at the rehearsal's end the client closing the connection leaves
+// such a statement running on the server. Setting them, for the session
+// or one statement, is refused.
+func TestRehearsalKeepsItsDeadline(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	for _, up := range []string{
+		"SET SESSION max_statement_time = 0;\nDO SLEEP(33);",
+		"SET STATEMENT max_statement_time = 0 FOR DO SLEEP(33);",
+		"SET @@max_statement_time = 0, @@session.lock_wait_timeout = 86400;",
+		"SET max_execution_time = 0;",
+	} {
+		start := time.Now()
+		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("%s: %v", up, err)
+		}
+		refused := false
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+			refused = refused || strings.Contains(s.Err, "not rehearsed")
+		}
+		if !refused {
+			t.Errorf("%s: rehearsed in %v: %+v", up, took.Round(time.Second), reh.Up)
+		}
+	}
+}

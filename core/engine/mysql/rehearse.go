@@ -260,6 +260,11 @@ func (e *Engine) beyond(stmt string, r reading) error {
 		if w := strings.TrimLeft(t.up, "@"); t.kind == tWord && (w == "SQL_MODE" || w == "CHARACTER_SET_CLIENT") {
 			return errors.New(strings.ToLower(w) + " is not rehearsed: it changes how the server reads statements, which the rehearsal's checks would read otherwise")
 		}
+		// The session's deadline for each statement: a statement past
+		// it would run on after the rehearsal's end.
+		if w := strings.TrimLeft(t.up, "@"); t.kind == tWord && (w == "MAX_STATEMENT_TIME" || w == "MAX_EXECUTION_TIME" || w == "LOCK_WAIT_TIMEOUT") {
+			return fmt.Errorf("%s is not rehearsed: each statement is held to %d s, and one past that would run on the scratch server after the rehearsal ends", strings.ToLower(w), rehearseStatementSeconds)
+		}
 		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
 			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
 		}
