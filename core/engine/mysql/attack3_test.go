@@ -2,6 +2,7 @@ package mysql_test
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"os"
 	"regexp"
@@ -414,5 +415,58 @@ func TestRehearsalKeepsItsDeadline(t *testing.T) {
 		if !refused {
 			t.Errorf("%s: rehearsed in %v: %+v", up, took.Round(time.Second), reh.Up)
 		}
+	}
+}
+
+// TestRehearsalEndsNoOtherTransaction: a prepared XA transaction whose
+// session ended (its transaction manager waits to decide) is the
+// server's: any session may XA COMMIT or XA ROLLBACK it by its id. A
+// rehearsal on the checked database's own server that committed an
+// application's prepared transaction wrote its rows into the checked
+// database. XA is refused, and the transaction stays prepared.
+func TestRehearsalEndsNoOtherTransaction(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	app, err := f.root.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var appID int64
+	if err := app.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&appID); err != nil {
+		t.Fatal(err)
+	}
+	xid := "'tw-app-" + strings.ReplaceAll(t.Name(), "/", "-") + "'"
+	// Whatever happens, the transaction ends and its row goes (the
+	// cleanups run last first).
+	t.Cleanup(func() { f.root.Exec("DELETE FROM Genre WHERE GenreId = 999") })
+	t.Cleanup(func() { f.root.Exec("XA ROLLBACK " + xid) })
+	t.Cleanup(func() { app.Raw(func(any) error { return driver.ErrBadConn }); app.Close() })
+	for _, q := range []string{"XA START " + xid, "INSERT INTO Genre VALUES (999, 'prepared')", "XA END " + xid, "XA PREPARE " + xid} {
+		if _, err := app.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// The application's session ends; its transaction stays prepared.
+	app.Raw(func(any) error { return driver.ErrBadConn })
+	app.Close()
+	for end := time.Now().Add(5 * time.Second); f.scalar(t, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", appID) != "0" && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, up := range []string{"XA COMMIT " + xid + ";", "xa recover;\nXA ROLLBACK " + xid + ";"} {
+		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+		if err != nil {
+			t.Fatalf("%s: %v", up, err)
+		}
+		refused := false
+		for _, s := range reh.Up {
+			t.Logf("%q: %s", s.SQL, s.Err)
+			refused = refused || strings.Contains(s.Err, "not rehearsed")
+		}
+		if !refused {
+			t.Errorf("%s: rehearsed: %+v", up, reh.Up)
+		}
+	}
+	if n := f.scalar(t, "SELECT COUNT(*) FROM Genre WHERE GenreId = 999"); n != "0" {
+		t.Errorf("the application's prepared transaction was committed into the checked database: %s rows", n)
 	}
 }
