@@ -470,3 +470,35 @@ func TestRehearsalEndsNoOtherTransaction(t *testing.T) {
 		t.Errorf("the application's prepared transaction was committed into the checked database: %s rows", n)
 	}
 }
+
+// TestRehearsalChangesNoUser: a rehearsal refuses GRANT, REVOKE and
+// statements on users and roles (privileges are the server's), but ran
+// SET DEFAULT ROLE … FOR, which changes another user's default role on
+// the whole server. It is refused, and the user's role stays.
+func TestRehearsalChangesNoUser(t *testing.T) {
+	f := chinook(t)
+	scratch := servers.MySQL(t)
+	role, user := "tw_role_"+f.scalar(t, "SELECT CONNECTION_ID()"), "tw_user_"+f.scalar(t, "SELECT CONNECTION_ID()")
+	t.Cleanup(func() { f.root.Exec("DROP USER IF EXISTS " + user) })
+	t.Cleanup(func() { f.root.Exec("DROP ROLE IF EXISTS " + role) })
+	f.exec(t, "CREATE ROLE "+role)
+	f.exec(t, "CREATE USER "+user)
+	f.exec(t, "GRANT "+role+" TO "+user)
+	f.exec(t, "SET DEFAULT ROLE "+role+" FOR "+user)
+	defaultRole := func() string {
+		return f.scalar(t, "SELECT default_role FROM mysql.user WHERE User = ? AND Host = '%'", user)
+	}
+	if got := defaultRole(); got != role {
+		t.Fatalf("the user's default role is %q", got)
+	}
+	reh, err := f.eng.RehearseIn(context.Background(), scratch, "SET DEFAULT ROLE NONE FOR "+user+";", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := reh.Up[0]; !strings.Contains(s.Err, "not rehearsed") {
+		t.Errorf("%q rehearsed: %q", s.SQL, s.Err)
+	}
+	if got := defaultRole(); got != role {
+		t.Errorf("the rehearsal changed %s's default role to %q, was %s", user, got, role)
+	}
+}

@@ -253,6 +253,10 @@ func (e *Engine) beyond(stmt string, r reading) error {
 			if w := strings.TrimPrefix(t.up, "@@"); t.kind == tWord && (w == "GLOBAL" || w == "PERSIST" || w == "PERSIST_ONLY" || w == "PASSWORD") {
 				return fmt.Errorf("SET %s is not rehearsed: it acts on the whole scratch server", w)
 			}
+			if t.kind == tWord && t.up == "ROLE" {
+				// SET DEFAULT ROLE … FOR changes another user's.
+				return errors.New("SET ROLE is not rehearsed: privileges are the server's, and outlive the rehearsal database")
+			}
 		}
 	}
 	// A statement held in a string, also in a routine's body, could
