@@ -2,7 +2,9 @@ package mysql
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -59,34 +61,92 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		return nil, err
 	}
 	quoted := "`" + name + "`"
-	if _, err := c.ExecContext(ctx, "CREATE DATABASE "+quoted); err != nil {
-		return nil, fmt.Errorf("create the rehearsal database %s on the scratch server %s: %w (the scratch user needs CREATE and DROP there)", name, engine.Redact(scratch), err)
+	// The scripts run as a user of the rehearsal's own where the scratch
+	// user can make one (account), on a connection of that user
+	// (runConn); both go with the database, whatever happened. Which of
+	// them runs the scripts, or whether the scratch user is refused, is
+	// decided before the database is made.
+	var account string
+	var made bool
+	var runConn *sql.Conn
+	var runPool *sql.DB
+	drop := func(ctx context.Context, c *sql.Conn) error {
+		var errs []error
+		if account != "" {
+			_, err := c.ExecContext(ctx, "DROP USER IF EXISTS "+account)
+			errs = append(errs, err)
+		}
+		if made {
+			_, err := c.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted)
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
 	}
 	defer engine.DropRehearsal(func(ctx context.Context) error {
-		_, err := c.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted)
-		return err
+		if runPool != nil {
+			runConn.Close()
+			runPool.Close()
+		}
+		return drop(ctx, c)
 	}, func(ctx context.Context) error {
 		c2, err := pool.Conn(ctx)
 		if err != nil {
 			return err
 		}
 		defer c2.Close()
-		_, err = c2.ExecContext(ctx, "DROP DATABASE IF EXISTS "+quoted)
-		return err
+		return drop(ctx, c2)
 	})
+	var runCfg *mysql.Config
+	account, runCfg, err = rehearsalUser(ctx, c, cfg, name)
+	if err != nil {
+		return nil, err
+	}
+	if runCfg == nil {
+		if err := e.scratchReach(ctx, c, cfg, scratch); err != nil {
+			return nil, err
+		}
+	}
+	// Made or not, when the statement fails on the way (the context's
+	// end), it is dropped if there.
+	made = true
+	if _, err := c.ExecContext(ctx, "CREATE DATABASE "+quoted); err != nil {
+		return nil, fmt.Errorf("create the rehearsal database %s on the scratch server %s: %w (the scratch user needs CREATE and DROP there)", name, engine.Redact(scratch), err)
+	}
+	runConn = c
+	if runCfg != nil {
+		rc, err := mysql.NewConnector(runCfg)
+		if err != nil {
+			return nil, err
+		}
+		runPool = sql.OpenDB(rc)
+		if runConn, err = runPool.Conn(ctx); err != nil {
+			runPool.Close()
+			runPool = nil
+			return nil, fmt.Errorf("connect to the scratch server %s as the rehearsal's own user: %w", engine.Redact(scratch), err)
+		}
+	}
 	// The copy is made, and read back, under the engine's sql_mode, as the
 	// database was read; the scripts run under the server's own.
-	exec := func(q string) error {
-		_, err := c.ExecContext(ctx, q)
-		return err
+	execOn := func(c *sql.Conn) func(string) error {
+		return func(q string) error {
+			_, err := c.ExecContext(ctx, q)
+			return err
+		}
 	}
+	exec, execRun := execOn(c), execOn(runConn)
 	for _, q := range []string{"USE " + quoted, "SET SESSION sql_mode = '" + sqlMode + "', foreign_key_checks = 0, lock_wait_timeout = " + fmt.Sprint(rehearseStatementSeconds)} {
 		if err := exec(q); err != nil {
 			return nil, err
 		}
 	}
+	if runConn != c {
+		if err := execRun("SET SESSION lock_wait_timeout = " + fmt.Sprint(rehearseStatementSeconds)); err != nil {
+			return nil, err
+		}
+	}
 	if e.mariadb {
 		_ = exec(fmt.Sprintf("SET SESSION max_statement_time = %d", rehearseStatementSeconds))
+		_ = execRun(fmt.Sprintf("SET SESSION max_statement_time = %d", rehearseStatementSeconds))
 	}
 	r := &engine.Rehearsal{}
 	// A view may read another made after it: what fails is tried again
@@ -128,13 +188,13 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 	}
 	r.Notes = append(r.Notes, engine.CopyDiffers(orig.objects(), r.Before)...)
 	run := func(script string) ([]engine.RehearsedStatement, bool) {
-		if err := exec("SET SESSION sql_mode = @@GLOBAL.sql_mode, foreign_key_checks = 1"); err != nil {
+		if err := execRun("SET SESSION sql_mode = @@GLOBAL.sql_mode, foreign_key_checks = 1"); err != nil {
 			return []engine.RehearsedStatement{{SQL: script, Err: message(err, name)}}, false
 		}
 		// The scripts are read as the server reads them under its
 		// sql_mode: "…" may be a string there, with backslash escapes.
 		var mode string
-		if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
+		if err := runConn.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
 			return []engine.RehearsedStatement{{SQL: script, Err: message(err, name)}}, false
 		}
 		rd, err := readingOf(mode)
@@ -146,7 +206,7 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 			return []engine.RehearsedStatement{{SQL: script, Err: err.Error()}}, false
 		}
 		beyond := func(st string) error { return e.beyond(st, rd) }
-		return engine.RunStatements(ctx, stmts, beyond, exec, func(err error) string { return message(err, name) })
+		return engine.RunStatements(ctx, stmts, beyond, execRun, func(err error) string { return message(err, name) })
 	}
 	return r.Play(up, down, run, read)
 }
@@ -469,4 +529,94 @@ func (s *mySchema) copyStatements() []string {
 		out = append(out, v.SQL)
 	}
 	return out
+}
+
+// rehearsalUser makes, when the scratch user on c may (CREATE USER and
+// GRANT OPTION), a user of the rehearsal's own with a random password
+// and every right on the rehearsal database db and none elsewhere, for
+// the host the scratch connection comes from (the server picks the most
+// specific host's account, so an anonymous user of that host does not
+// take its place). It returns the account, quoted, and the configuration
+// to connect as it to db; or neither when the scratch user may not make
+// users, and the scripts then run as the scratch user.
+func rehearsalUser(ctx context.Context, c *sql.Conn, cfg *mysql.Config, db string) (string, *mysql.Config, error) {
+	var host string
+	if err := c.QueryRowContext(ctx, "SELECT SUBSTRING_INDEX(USER(), '@', -1)").Scan(&host); err != nil {
+		return "", nil, err
+	}
+	b := make([]byte, 18)
+	if _, err := rand.Read(b); err != nil {
+		return "", nil, err
+	}
+	user := "tw_rehearse_" + strings.TrimPrefix(db, engine.RehearsalPrefix)
+	// Upper and lower case, a digit and a sign, for a server that checks
+	// passwords' strength.
+	password := "Tw#9" + hex.EncodeToString(b)
+	account := "'" + user + "'@'" + strings.ReplaceAll(strings.ReplaceAll(host, `\`, `\\`), "'", "''") + "'"
+	if _, err := c.ExecContext(ctx, "CREATE USER "+account+" IDENTIFIED BY '"+password+"'"); err != nil {
+		if ctx.Err() != nil {
+			// The server may have made it before the end: it is
+			// dropped with the rest.
+			return account, nil, ctx.Err()
+		}
+		return "", nil, nil
+	}
+	if _, err := c.ExecContext(ctx, "GRANT ALL PRIVILEGES ON `"+db+"`.* TO "+account); err != nil {
+		if _, err := c.ExecContext(ctx, "DROP USER "+account); err != nil {
+			return account, nil, fmt.Errorf("drop the rehearsal's user %s: %w", account, err)
+		}
+		return "", nil, nil
+	}
+	run := cfg.Clone()
+	run.User, run.Passwd, run.DBName = user, password, db
+	return account, run, nil
+}
+
+// scratchReach refuses a scratch connection c on the checked database's
+// own server whose user, which may not make a user of the rehearsal's
+// own, could write the checked database or any other: a right on the
+// checked database or its tables beyond reading them, a global one
+// beyond reading. The checked side is read through the engine's read
+// path. Where a side does not show its server's name, the server is the
+// same when the host and port are.
+func (e *Engine) scratchReach(ctx context.Context, c *sql.Conn, cfg *mysql.Config, scratch string) error {
+	const serverSQL = "SELECT @@hostname, @@port, @@server_id"
+	var checked [][]*string
+	err := e.read(ctx, catalogTimeout, func(q func(string, ...any) (*sql.Rows, error)) error {
+		var err error
+		checked, err = scanAll(q(serverSQL))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("read the server of %s: %w", e.display, err)
+	}
+	var host, port, id, current string
+	if err := c.QueryRowContext(ctx, serverSQL+", CURRENT_USER()").Scan(&host, &port, &id, &current); err != nil {
+		return fmt.Errorf("read the scratch server %s: %w", engine.Redact(scratch), err)
+	}
+	if len(checked) != 1 || len(checked[0]) != 3 || str0(checked[0][0]) == "" || host == "" {
+		h1, p1, _ := net.SplitHostPort(cfg.Addr)
+		h2, p2, _ := net.SplitHostPort(e.addr)
+		if !engine.SameHost(h1, h2) || p1 != p2 {
+			return nil
+		}
+	} else if str0(checked[0][0]) != host || str0(checked[0][1]) != port || str0(checked[0][2]) != id {
+		return nil
+	}
+	at := strings.LastIndex(current, "@")
+	if at < 0 {
+		return fmt.Errorf("read the scratch user in %s: %q", engine.Redact(scratch), current)
+	}
+	grantee := "'" + current[:at] + "'@'" + current[at+1:] + "'"
+	rows, err := scanAll(c.QueryContext(ctx, `SELECT 'on *.*', PRIVILEGE_TYPE FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ? AND PRIVILEGE_TYPE NOT IN ('USAGE', 'SELECT', 'SHOW DATABASES', 'SHOW VIEW')
+UNION ALL SELECT CONCAT('on ', ?), PRIVILEGE_TYPE FROM information_schema.SCHEMA_PRIVILEGES WHERE GRANTEE = ? AND ? LIKE TABLE_SCHEMA AND PRIVILEGE_TYPE NOT IN ('SELECT', 'SHOW VIEW')
+UNION ALL SELECT CONCAT('on ', TABLE_SCHEMA, '.', TABLE_NAME), PRIVILEGE_TYPE FROM information_schema.TABLE_PRIVILEGES WHERE GRANTEE = ? AND TABLE_SCHEMA = ? AND PRIVILEGE_TYPE NOT IN ('SELECT', 'SHOW VIEW')
+LIMIT 1`, grantee, e.dbName, grantee, e.dbName, grantee, e.dbName))
+	if err != nil {
+		return fmt.Errorf("read the scratch user's rights in %s: %w", engine.Redact(scratch), err)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return &engine.UsageError{Sentinel: engine.ErrScratchReaches, Msg: fmt.Sprintf("the scratch user %s has %s %s on the server of the database being checked, and may not make a user confined to the rehearsal database (CREATE USER and GRANT OPTION): a migration could write the checked database or another; give a --scratch URL whose user may create users, or one with no rights on the checked database and no global rights beyond SELECT, or a scratch server other than the checked database's", current, str0(rows[0][1]), str0(rows[0][0]))}
 }
