@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -65,8 +66,23 @@ func TestRehearsalIsConfinedByPrivileges(t *testing.T) {
 			f.exec(t, "INSERT INTO "+other+".t VALUES (1, 'one'), (2, 'two')")
 		}
 	}
+	// Also when the rehearsal's context ends in the middle of a statement.
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	reh, err := f.eng.RehearseIn(ctx, scratch, "CREATE TABLE t (a INT);\nDO SLEEP(3);", "")
+	if err == nil {
+		t.Logf("cancelled: %+v", reh.Up)
+	} else {
+		t.Logf("cancelled: %v", err)
+	}
+	for end := time.Now().Add(5 * time.Second); f.running(t, "DO SLEEP(3)") > 0 && time.Now().Before(end); {
+		time.Sleep(100 * time.Millisecond)
+	}
 	if n := f.scalar(t, "SELECT COUNT(*) FROM mysql.user WHERE User LIKE 'tw\\_rehearse\\_%'"); n != "0" {
 		t.Errorf("%s rehearsal users left on the server", n)
+	}
+	if n := f.scalar(t, "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'tablewise\\_rehearse\\_%'"); n != "0" {
+		t.Errorf("%s rehearsal databases left on the server", n)
 	}
 }
 
