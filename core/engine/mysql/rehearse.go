@@ -230,7 +230,7 @@ func (e *Engine) scratchConfig(scratch string) (*mysql.Config, error) {
 }
 
 // message is a server error as the server words it, without the
-// rehearsal database's name.
+// rehearsal database's name or its user's (both random).
 func message(err error, db string) string {
 	msg := err.Error()
 	var me *mysql.MySQLError
@@ -240,7 +240,14 @@ func message(err error, db string) string {
 	for _, q := range []string{"`" + db + "`.", "'" + db + "'.", `"` + db + `".`, db + "."} {
 		msg = strings.ReplaceAll(msg, q, "")
 	}
-	return msg
+	account := regexp.MustCompile(`user '` + regexp.QuoteMeta(throwawayName(db)) + `'@'[^']*'`)
+	return account.ReplaceAllLiteralString(msg, "the rehearsal's user")
+}
+
+// throwawayName is the name of the user the scripts run as in the
+// rehearsal database db (rehearsalUser).
+func throwawayName(db string) string {
+	return "tw_rehearse_" + strings.TrimPrefix(db, engine.RehearsalPrefix)
 }
 
 // readingOf is how the server reads quotes under the sql_mode mode (as
@@ -548,7 +555,7 @@ func rehearsalUser(ctx context.Context, c *sql.Conn, cfg *mysql.Config, db strin
 	if _, err := rand.Read(b); err != nil {
 		return "", nil, err
 	}
-	user := "tw_rehearse_" + strings.TrimPrefix(db, engine.RehearsalPrefix)
+	user := throwawayName(db)
 	// Upper and lower case, a digit and a sign, for a server that checks
 	// passwords' strength.
 	password := "Tw#9" + hex.EncodeToString(b)
