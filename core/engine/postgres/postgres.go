@@ -137,11 +137,6 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, CancelRequestDelay: 0, DeadlineDelay: 2 * time.Second}
 	}
-	// Rows arrive in reads of 64 KiB rather than pgproto3's 8 KiB: an
-	// export of a million rows makes an eighth of the system calls.
-	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
-		return pgproto3.NewFrontend(bufio.NewReaderSize(r, readBufferSize), w)
-	}
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
 	}
@@ -298,7 +293,20 @@ func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) 
 }
 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
-	c, err := pgconn.ConnectConfig(ctx, e.cfg)
+	// What the server sends passes through a framer of the connection's
+	// own (bound). Rows arrive in reads of 64 KiB rather than pgproto3's
+	// 8 KiB: an export of a million rows makes an eighth of the system
+	// calls.
+	cfg := e.cfg.Copy()
+	var f *framer
+	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		f = &framer{r: r}
+		return pgproto3.NewFrontend(bufio.NewReaderSize(f, readBufferSize), w)
+	}
+	c, err := pgconn.ConnectConfig(ctx, cfg)
+	if err == nil {
+		c.CustomData()[framerKey] = f
+	}
 	if err != nil {
 		if ended := engine.Ended(ctx); ended != nil {
 			return nil, fmt.Errorf("connect to %s: %w", e.display, ended)

@@ -76,12 +76,14 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 // setRowLimit bounds the messages c reads to what the byte cap allows.
 // pgconn reads a whole row into memory before the byte cap can see it: a
 // row that alone passes the cap is refused as it arrives (read ends the
-// stream there), and the connection closed.
+// stream there), and the connection closed. The server's error is no
+// row: it is read (up to errorMaxBytes) and reported.
 func setRowLimit(c *pgconn.PgConn, opt query.Options) {
 	if opt.MaxBytes > 0 {
-		c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+		rows := int(min(opt.MaxBytes+rowSlack, pgMaxMessage))
+		bound(c, max(rows, errorMaxBytes), rows)
 	} else {
-		c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		bound(c, pgMaxMessage, 0)
 	}
 }
 
@@ -113,7 +115,7 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 	err := e.withConn(runCtx, func(c *pgconn.PgConn) error {
 		// vetServer and Run bound the size of a message; the connection
 		// returns to the pool with pgproto3's own bound.
-		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		defer bound(c, pgMaxMessage, 0)
 		pid = c.PID()
 		err := fn(runCtx, c)
 		abandoned = err != nil && c.IsClosed()
@@ -239,7 +241,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// The plan holds the constants the planner folded (repeat('x',
 	// 400000000) is one): it is read whole and parsed, so its size is
 	// bounded whatever the caps of the run.
-	c.Frontend().SetMaxBodyLen(planMaxBytes)
+	bound(c, planMaxBytes, 0)
 	remember := key != ""
 	var shape *shaped
 	if remember && key != sql {
@@ -578,6 +580,10 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 	return sqlError(pe)
 }
 
+// shownErrorBytes bounds the server's error message and hint as
+// reported: a cast's error names the whole text it could not read.
+const shownErrorBytes = 4 << 10
+
 var (
 	missingRelation = regexp.MustCompile(`^relation "([^"]+)" does not exist`)
 	missingColumn   = regexp.MustCompile(`^column "?([^" ]+)"? does not exist`)
@@ -585,7 +591,7 @@ var (
 
 // sqlError is the *guard.SQLError for an error the server raised.
 func sqlError(pe *pgconn.PgError) *guard.SQLError {
-	e := &guard.SQLError{Msg: pe.Message, Hint: pe.Hint}
+	e := &guard.SQLError{Msg: format.ClipBytes(pe.Message, shownErrorBytes), Hint: format.ClipBytes(pe.Hint, shownErrorBytes)}
 	switch pe.Code {
 	case "42P01":
 		if m := missingRelation.FindStringSubmatch(pe.Message); m != nil {
