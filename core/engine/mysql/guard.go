@@ -22,7 +22,8 @@ import (
 //     SELECT, VALUES, TABLE, SHOW, DESCRIBE, and EXPLAIN of those
 //     (never EXPLAIN ANALYZE, ANALYZE, EXPLAIN FOR CONNECTION, SHOW
 //     EXPLAIN|ANALYZE FOR, or SHOW BINLOG|RELAYLOG EVENTS, which read
-//     the server's log files);
+//     the server's log files, or SHOW ENGINE … STATUS, which restarts
+//     InnoDB's per-second averages);
 //
 // and refuses, wherever they are in the text:
 //
@@ -41,6 +42,8 @@ import (
 //     some information_schema columns (vetOpening);
 //   - || (MariaDB reads it as OR, SQLite and PostgreSQL as joining text:
 //     either reading answers some queries silently wrong);
+//   - the information_schema tables whose reads reset the statistics
+//     they show (resettingTables);
 //   - more than one statement.
 //
 // The server's read-only transaction refuses the writes that get past
@@ -96,6 +99,18 @@ var deniedFunctions = map[string]string{
 	"ENVAR":         "reads the server's environment",
 }
 
+// resettingTables are the information_schema tables whose every read
+// resets the server's statistics they show (MariaDB's InnoDB compression
+// counters, read without reset in INNODB_CMP, INNODB_CMPMEM and
+// INNODB_CMP_PER_INDEX), inside a read-only transaction too. They are
+// refused by name wherever it appears: the connection's database may be
+// information_schema itself.
+var resettingTables = map[string]string{
+	"INNODB_CMP_RESET":           "INNODB_CMP",
+	"INNODB_CMPMEM_RESET":        "INNODB_CMPMEM",
+	"INNODB_CMP_PER_INDEX_RESET": "INNODB_CMP_PER_INDEX",
+}
+
 // readKinds are the statement kinds that read.
 var readKinds = map[string]bool{"SELECT": true, "VALUES": true, "TABLE": true, "SHOW": true}
 
@@ -123,11 +138,23 @@ type lexError struct {
 	what, reason, hint string
 }
 
-// lex splits sql into tokens, skipping whitespace and plain comments.
-// Numbers are read as the server reads them: 1.5INTO is the number 1.5
-// and the word INTO, 1INTO is one name; a number directly followed by a
-// word is refused rather than guessed at.
-func lex(sql string) ([]token, *lexError) {
+// reading is how the server reads quotes under a session's sql_mode;
+// the zero value is the engine's own (sqlMode: ANSI_QUOTES, backslash
+// escapes).
+type reading struct {
+	dquoteStrings bool // no ANSI_QUOTES: "…" is a string, with the escapes of '…'
+	noBackslash   bool // NO_BACKSLASH_ESCAPES: a backslash escapes nothing
+}
+
+// lex splits sql into tokens as the server reads it under the engine's
+// sql_mode (lexAs).
+func lex(sql string) ([]token, *lexError) { return lexAs(sql, reading{}) }
+
+// lexAs splits sql into tokens, skipping whitespace and plain comments,
+// reading quotes as r says. Numbers are read as the server reads them:
+// 1.5INTO is the number 1.5 and the word INTO, 1INTO is one name; a
+// number directly followed by a word is refused rather than guessed at.
+func lexAs(sql string, r reading) ([]token, *lexError) {
 	var out []token
 	prevEnd := -1 // where the previous token ended
 	add := func(t token, end int) {
@@ -176,8 +203,8 @@ func lex(sql string) ([]token, *lexError) {
 				return nil, &lexError{what: "unterminated comment", reason: "a /* comment is not closed"}
 			}
 			i += j + 4
-		case c == '\'':
-			j, ok := endOfString(sql, i)
+		case c == '\'' || c == '"' && r.dquoteStrings:
+			j, ok := endOfString(sql, i, !r.noBackslash)
 			if !ok {
 				return nil, &lexError{what: "unterminated string", reason: "a string literal is not closed"}
 			}
@@ -256,6 +283,26 @@ func lex(sql string) ([]token, *lexError) {
 	return out, nil
 }
 
+// statementTokens lexes a statement as vet and confirm read it: SHOW's
+// table of another database written apart from it (SHOW INDEX FROM t
+// FROM db) as the qualified name db.t it opens, so that what is refused
+// or confirmed of db.t is of it too.
+func statementTokens(sql string) ([]token, *lexError) {
+	toks, lerr := lex(sql)
+	if lerr != nil || len(toks) == 0 || toks[0].up != "SHOW" {
+		return toks, lerr
+	}
+	from := func(t token) bool { return t.up == "FROM" || t.up == "IN" }
+	named := func(t token) bool { return t.kind == tName || t.kind == tWord && t.up != "" }
+	for i := 1; i+3 < len(toks); i++ {
+		if from(toks[i]) && named(toks[i+1]) && from(toks[i+2]) && named(toks[i+3]) {
+			table, db := toks[i+1], toks[i+3]
+			toks[i+1], toks[i+2], toks[i+3] = db, token{text: ".", kind: tPunct, end: toks[i+2].end}, table
+		}
+	}
+	return toks, nil
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // exponent returns the index after an exponent (e5, E-3) at j, or j when
@@ -278,13 +325,17 @@ func exponent(sql string, j int) int {
 }
 
 // endOfString returns the index after the string literal starting at i,
-// reading backslash escapes and doubled quotes as the server does.
-func endOfString(sql string, i int) (int, bool) {
+// reading doubled quotes and (with escapes) backslash escapes as the
+// server does.
+func endOfString(sql string, i int, escapes bool) (int, bool) {
 	q := sql[i]
 	j := i + 1
 	for j < len(sql) {
 		switch sql[j] {
 		case '\\':
+			if !escapes {
+				break
+			}
 			j += 2
 			continue
 		case q:
@@ -321,14 +372,12 @@ type known struct {
 	// What the server confirms before a statement runs (confirm.go),
 	// as learn read it: the connection's database; every view's
 	// definition (lexed) and its digest, and the remote tables' engines,
-	// by name as objectName spells it; the stored functions and, when
-	// mysql.func could be read (udfsRead), the loadable ones, upper-cased.
+	// by name as objectName spells it; whether mysql.func could be read
+	// (the server then confirms the loadable functions too).
 	database string
 	defs     map[string][]token
 	digests  map[string]string
 	engines  map[string]string
-	routines map[string]bool
-	udfs     map[string]bool
 	udfsRead bool
 }
 
@@ -404,7 +453,7 @@ func vet(sql string, k *known) error {
 	if err := guard.CheckText(sql); err != nil {
 		return err
 	}
-	toks, lerr := lex(sql)
+	toks, lerr := statementTokens(sql)
 	if lerr != nil {
 		hint := lerr.hint
 		if hint == "" {
@@ -464,6 +513,11 @@ func vetKind(sql string, toks []token) error {
 		// every database's writes.
 		what := "SHOW " + toks[1].up + " EVENTS"
 		return &guard.Rejection{What: what, Reason: what + " is not allowed: it reads the server's log files, which hold the writes of every database", Hint: readOnlyHint}
+	case first == "SHOW" && i == 0 && len(toks) > 3 && toks[1].up == "ENGINE" && toks[3].up == "STATUS":
+		// InnoDB's report restarts the interval its per-second
+		// averages are computed over, for every session's next one
+		// (under any of its names: ALL, 'innodb', innobase).
+		return &guard.Rejection{What: "SHOW ENGINE … STATUS", Reason: "SHOW ENGINE … STATUS is not allowed: InnoDB's report restarts the interval of the per-second averages every session's next report shows", Hint: "read information_schema.INNODB_METRICS or GLOBAL_STATUS instead"}
 	case readKinds[first] && (i == 0 || first != "SHOW"):
 		return nil
 	case first == "WITH":
@@ -644,6 +698,9 @@ func vetTokens(toks []token, k *known) error {
 		} else if t.kind != tWord {
 			continue
 		}
+		if plain, ok := resettingTables[t.up]; ok {
+			return refused("table "+t.text, "reading "+t.text+" is not allowed: it resets the server's statistics it shows", "read information_schema."+plain+", which shows the same statistics without resetting them")
+		}
 		word := t.up
 		if t.kind != tWord {
 			word = ""
@@ -793,8 +850,7 @@ var remoteEngineNames = []string{"FEDERATED", "CONNECT", "SPIDER", "SPHINX"}
 // runs.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
-		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{},
-		routines: map[string]bool{}, udfs: map[string]bool{}}
+		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{}}
 	read := func(q string, row func(v []string)) error {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
@@ -826,7 +882,6 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	if err := read("SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
 		k.functions[strings.ToUpper(v[0])] = true
-		k.routines[strings.ToUpper(v[0])] = true
 	}); err != nil {
 		return nil, err
 	}
@@ -834,7 +889,6 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 		// Only an administrator may: best effort.
 		k.udfsRead = read("SELECT name FROM mysql.func", func(v []string) {
 			k.functions[strings.ToUpper(v[0])] = true
-			k.udfs[strings.ToUpper(v[0])] = true
 		}) == nil
 	}
 	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN "+remoteEngines, func(v []string) {

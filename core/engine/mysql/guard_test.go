@@ -143,6 +143,7 @@ func TestVet(t *testing.T) {
 		"SHOW BINLOG EVENTS":                                          "SHOW BINLOG EVENTS",
 		"show binlog events in 'mysql-bin.000001' limit 5":            "SHOW BINLOG EVENTS",
 		"SHOW RELAYLOG EVENTS":                                        "SHOW RELAYLOG EVENTS",
+		"show engine 'innodb' status":                                 "SHOW ENGINE … STATUS",
 		"SHOW RELAYLOG 'source' EVENTS FROM 4":                        "SHOW RELAYLOG EVENTS",
 		"SELECT sys_exec('id')":                                       "function SYS_EXEC",
 		"SELECT other_db.f(1)":                                        "function other_db.f",
@@ -158,6 +159,7 @@ func TestVet(t *testing.T) {
 		"SELECT 'unterminated":                                        "unterminated string",
 		"SELECT `unterminated":                                        "unterminated name",
 		"SELECT 1\x00":                                                "NUL byte",
+		"SELECT * FROM information_schema.innodb_cmp_reset":           "table innodb_cmp_reset",
 	}
 	for sql, what := range refused {
 		err := vet(sql, nil)
@@ -218,6 +220,18 @@ func TestVet(t *testing.T) {
 		if err := vet(sql, fed); err != nil {
 			t.Errorf("%q with a remote table: %v", sql, err)
 		}
+	}
+	// SHOW's table of another database written apart from it is that
+	// database's table.
+	other := &known{remote: map[string]string{"OTHER.FED": "it is a FEDERATED table"}}
+	for _, sql := range []string{"SHOW INDEX FROM fed FROM other", "SHOW KEYS IN `fed` IN `other`", "SHOW COLUMNS FROM fed IN other"} {
+		var rej *guard.Rejection
+		if err := vet(sql, other); !errors.As(err, &rej) || !strings.Contains(rej.What, "other") {
+			t.Errorf("%q with other.fed remote: %v, want a refusal naming it", sql, err)
+		}
+	}
+	if err := vet("SHOW INDEX FROM Genre FROM other", other); err != nil {
+		t.Errorf("SHOW INDEX FROM Genre FROM other: %v", err)
 	}
 	for _, sql := range []string{"", "  ", "-- only a comment", "/* c */", ";", "# c"} {
 		if err := vet(sql, nil); !errors.Is(err, guard.ErrEmpty) {

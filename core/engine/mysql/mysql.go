@@ -70,15 +70,20 @@ type Engine struct {
 	fnAt time.Time // when fns was read
 
 	pool *pool.Pool[*conn]
+
+	// meters are the connections to the server by the server's id for
+	// each (meter.go).
+	meters sync.Map
 }
 
 var _ engine.Engine = (*Engine)(nil)
 
-// conn is one pooled connection and the server's id for it (for KILL
-// QUERY).
+// conn is one pooled connection, the server's id for it (for KILL
+// QUERY) and its meter.
 type conn struct {
 	*sql.Conn
 	id int64
+	m  *metered
 }
 
 // Params a URL may carry; anything else is refused, so that no option that
@@ -87,7 +92,7 @@ type conn struct {
 var urlParams = map[string]string{
 	"tls":     "TLS: true, false, skip-verify or preferred",
 	"timeout": "the dial timeout, as 5s",
-	"charset": "the connection's character set (utf8mb4 by default)",
+	"charset": "the connection's character set: utf8mb4 (the default), utf8mb3 or utf8",
 }
 
 // Config turns a mysql:// or mariadb:// URL
@@ -151,10 +156,19 @@ func Config(raw string) (*mysql.Config, error) {
 		case "role":
 			return nil, &badURL{msg: fmt.Sprintf("open database: %s: role=%s: on MySQL and MariaDB a role adds privileges to the user's and cannot take any away; connect as a user who can only read (tablewise doctor prints the SQL that makes one)", engine.Redact(raw), v)}
 		case "charset":
+			// The guard reads the text as UTF-8; in another character
+			// set the server reads other characters (in GBK, BIG5 or
+			// SJIS a backslash can end one, and a string would end
+			// where the guard reads an escaped quote).
 			if !plainName(v) {
 				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s is not a character set name", engine.Redact(raw), v)}
 			}
-			cfg.Params = map[string]string{"charset": v}
+			if cs := strings.ToLower(v); cs != "utf8mb4" && cs != "utf8mb3" && cs != "utf8" {
+				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s is not allowed: tablewise sends statements in UTF-8, which the server reads otherwise in %s; use utf8mb4 (the default), utf8mb3 or utf8", engine.Redact(raw), v, v)}
+			}
+			if err := cfg.Apply(mysql.Charset(v, "")); err != nil {
+				return nil, &badURL{msg: fmt.Sprintf("open database: %s: charset=%s: %v", engine.Redact(raw), v, err)}
+			}
 		default:
 			var known []string
 			for p, what := range urlParams {
@@ -213,6 +227,8 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
 	}
+	e := &Engine{display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	cfg.DialFunc = e.dial
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, &badURL{msg: fmt.Sprintf("open database: %s: %v", engine.Redact(raw), err)}
@@ -222,7 +238,7 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	db.SetMaxOpenConns(opt.MaxConns + 2)
 	db.SetMaxIdleConns(2)
 	db.SetConnMaxIdleTime(time.Minute)
-	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	e.db = db
 	e.pool = pool.New(opt.MaxConns, e.open, closeConn, nil)
 	if err := e.probe(ctx); err != nil {
 		db.Close()
@@ -320,7 +336,10 @@ func (e *Engine) open(ctx context.Context) (*conn, error) {
 	if err == nil {
 		c := &conn{Conn: sc}
 		if err = sc.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&c.id); err == nil {
-			return c, nil
+			if c.m = e.meter(c.id); c.m != nil {
+				return c, nil
+			}
+			err = fmt.Errorf("the server's greeting did not name connection %d", c.id)
 		}
 		sc.Close()
 	}

@@ -131,11 +131,22 @@ func (e *Engine) RehearseIn(ctx context.Context, scratch, up, down string) (*eng
 		if err := exec("SET SESSION sql_mode = @@GLOBAL.sql_mode, foreign_key_checks = 1"); err != nil {
 			return []engine.RehearsedStatement{{SQL: script, Err: message(err, name)}}, false
 		}
-		stmts, err := splitScript(script)
+		// The scripts are read as the server reads them under its
+		// sql_mode: "…" may be a string there, with backslash escapes.
+		var mode string
+		if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
+			return []engine.RehearsedStatement{{SQL: script, Err: message(err, name)}}, false
+		}
+		rd, err := readingOf(mode)
 		if err != nil {
 			return []engine.RehearsedStatement{{SQL: script, Err: err.Error()}}, false
 		}
-		return engine.RunStatements(ctx, stmts, e.beyond, exec, func(err error) string { return message(err, name) })
+		stmts, err := splitScript(script, rd)
+		if err != nil {
+			return []engine.RehearsedStatement{{SQL: script, Err: err.Error()}}, false
+		}
+		beyond := func(st string) error { return e.beyond(st, rd) }
+		return engine.RunStatements(ctx, stmts, beyond, exec, func(err error) string { return message(err, name) })
 	}
 	return r.Play(up, down, run, read)
 }
@@ -172,11 +183,30 @@ func message(err error, db string) string {
 	return msg
 }
 
+// readingOf is how the server reads quotes under the sql_mode mode (as
+// @@sql_mode spells it). The ORACLE and MSSQL modes read more than quotes
+// otherwise (MSSQL's [names]): a script is not rehearsed under them.
+func readingOf(mode string) (reading, error) {
+	var r reading
+	r.dquoteStrings = true
+	for _, m := range strings.Split(strings.ToUpper(mode), ",") {
+		switch m {
+		case "ANSI_QUOTES":
+			r.dquoteStrings = false
+		case "NO_BACKSLASH_ESCAPES":
+			r.noBackslash = true
+		case "ORACLE", "MSSQL":
+			return r, fmt.Errorf("not rehearsed: the scratch server's sql_mode %s reads SQL in ways the rehearsal's checks do not; rehearse on a server whose sql_mode has neither ORACLE nor MSSQL", mode)
+		}
+	}
+	return r, nil
+}
+
 // splitScript cuts a script into statements with the server's lexical
-// rules (strings, quoted names, comments), dropping those that hold only
-// comments.
-func splitScript(script string) ([]string, error) {
-	toks, lerr := lex(script)
+// rules (strings, quoted names, comments) as r reads quotes, dropping
+// those that hold only comments.
+func splitScript(script string, r reading) ([]string, error) {
+	toks, lerr := lexAs(script, r)
 	if lerr != nil {
 		return nil, fmt.Errorf("the script cannot be cut into statements: %s", lerr.reason)
 	}
@@ -192,8 +222,8 @@ func splitScript(script string) ([]string, error) {
 // server reads elsewhere (FEDERATED and the like), and statements
 // prepared from strings, anywhere in the statement (a procedure's body
 // can hide such a name in one).
-func (e *Engine) beyond(stmt string) error {
-	toks, lerr := lex(stmt)
+func (e *Engine) beyond(stmt string, r reading) error {
+	toks, lerr := lexAs(stmt, r)
 	if lerr != nil {
 		return errors.New(lerr.reason)
 	}
@@ -211,24 +241,54 @@ func (e *Engine) beyond(stmt string) error {
 		return fmt.Errorf("%s is not rehearsed: privileges are the server's, and outlive the rehearsal database", first)
 	case "LOAD":
 		return errors.New("LOAD is not rehearsed: it reads a file")
+	case "XA":
+		// A prepared XA transaction whose session ended is the
+		// server's: any session can commit it, in any database.
+		return errors.New("XA is not rehearsed: XA COMMIT and XA ROLLBACK end any session's prepared transaction on the scratch server, whatever database it writes")
 	case "SET":
+		if len(toks) > 1 && (toks[1].up == "NAMES" || toks[1].up == "CHARACTER" || toks[1].up == "CHARSET") {
+			return errors.New("SET " + toks[1].up + " is not rehearsed: it changes how the server reads the statements that follow")
+		}
 		for _, t := range toks[1:] {
 			if w := strings.TrimPrefix(t.up, "@@"); t.kind == tWord && (w == "GLOBAL" || w == "PERSIST" || w == "PERSIST_ONLY" || w == "PASSWORD") {
 				return fmt.Errorf("SET %s is not rehearsed: it acts on the whole scratch server", w)
+			}
+			if t.kind == tWord && t.up == "ROLE" {
+				// SET DEFAULT ROLE … FOR changes another user's.
+				return errors.New("SET ROLE is not rehearsed: privileges are the server's, and outlive the rehearsal database")
 			}
 		}
 	}
 	// A statement held in a string, also in a routine's body, could
 	// hide a name of the checked database.
 	for i, t := range toks {
+		// The server reads what follows, and a stored program's body
+		// each time it runs, under these: the checks here would read
+		// another text than the server does.
+		if w := strings.TrimLeft(t.up, "@"); t.kind == tWord && (w == "SQL_MODE" || w == "CHARACTER_SET_CLIENT") {
+			return errors.New(strings.ToLower(w) + " is not rehearsed: it changes how the server reads statements, which the rehearsal's checks would read otherwise")
+		}
+		// The session's deadline for each statement: a statement past
+		// it would run on after the rehearsal's end.
+		if w := strings.TrimLeft(t.up, "@"); t.kind == tWord && (w == "MAX_STATEMENT_TIME" || w == "MAX_EXECUTION_TIME" || w == "LOCK_WAIT_TIMEOUT") {
+			return fmt.Errorf("%s is not rehearsed: each statement is held to %d s, and one past that would run on the scratch server after the rehearsal ends", strings.ToLower(w), rehearseStatementSeconds)
+		}
 		if t.kind == tWord && (t.up == "PREPARE" || t.up == "EXECUTE") {
 			return fmt.Errorf("%s is not rehearsed: a statement held in a string cannot be checked to stay in the rehearsal database", t.up)
 		}
 		if t.kind == tWord && (t.up == "GET_LOCK" || t.up == "SONAME") {
 			return fmt.Errorf("%s is not rehearsed: it acts on the whole scratch server (a named lock other sessions may wait for, a loadable function)", t.up)
 		}
+		if name := strings.ToUpper(nameOf(t)); reachesOut(name) && i+1 < len(toks) && toks[i+1].text == "(" {
+			// Its result comes back in the server's messages
+			// (EXTRACTVALUE's XPATH error quotes it).
+			return fmt.Errorf("%s is not rehearsed: it %s", name, deniedFunctions[name])
+		}
 		if t.kind == tWord && t.up == "INTO" && i+1 < len(toks) && (toks[i+1].up == "OUTFILE" || toks[i+1].up == "DUMPFILE") {
 			return fmt.Errorf("INTO %s is not rehearsed: it writes a file on the scratch server", toks[i+1].up)
+		}
+		if t.kind == tWord && t.up == "DIRECTORY" && i > 0 && (toks[i-1].up == "DATA" || toks[i-1].up == "INDEX") {
+			return fmt.Errorf("%s DIRECTORY is not rehearsed: the server writes the table's files there, outside the rehearsal database, and may leave directories behind", toks[i-1].up)
 		}
 	}
 	if err := remoteTable(toks); err != nil {
@@ -261,6 +321,22 @@ func (e *Engine) beyond(stmt string) error {
 		}
 	}
 	return nil
+}
+
+// reachesOut reports whether the function name (upper-cased) of
+// deniedFunctions reaches past the rehearsal database: the server's files
+// and environment, programs, other servers.
+func reachesOut(name string) bool {
+	why, ok := deniedFunctions[name]
+	if !ok {
+		return false
+	}
+	for _, w := range []string{"file", "program", "environment", "server", "code"} {
+		if strings.Contains(why, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // remoteTable refuses a statement that makes a table the server reads

@@ -111,7 +111,7 @@ func (e *Engine) cachedFunctions() *known {
 // and vets the statement anew, up to maxLearn times. The statement must
 // be the next thing c runs; s is its stopper, which stops the check too.
 func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string) error {
-	toks, _ := lex(sqlText) // vet refuses what cannot be read
+	toks, _ := statementTokens(sqlText) // vet refuses what cannot be read
 	for n := 1; ; n++ {
 		k, err := e.known(ctx, c, n > 1)
 		if err != nil {
@@ -400,6 +400,15 @@ func deadlineError(timeout time.Duration) error {
 // stream runs the vetted statement and feeds its rows to sink.
 func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, sink query.Sink, sum *query.Summary) error {
 	s.sql = sqlText
+	// The driver reads a row whole: the bytes read for one are held to
+	// what the byte cap allows (meter.go), the columns' descriptions to
+	// maxRow.
+	row := int64(maxRow)
+	if opt.MaxBytes > 0 {
+		row = min(opt.MaxBytes+rowSlack, maxRow)
+	}
+	c.m.bound(maxRow)
+	defer c.m.bound(-1)
 	rows, err := c.QueryContext(s.qctx, sqlText)
 	if err != nil {
 		return e.runError(s, err)
@@ -415,7 +424,7 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 		return err
 	}
 	caps := engine.NewCaps(opt, sum)
-	for rows.Next() {
+	for c.m.bound(row); rows.Next(); c.m.bound(row) {
 		if s.stopped() {
 			return s.err()
 		}
@@ -437,6 +446,12 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 		sum.RowCount++
 	}
 	if err := rows.Err(); err != nil {
+		if c.m.refused() {
+			// A row alone past the cap: the driver closed the
+			// connection rather than read it.
+			caps.BytesPassed()
+			return nil
+		}
 		return e.runError(s, err)
 	}
 	if s.overdue() {

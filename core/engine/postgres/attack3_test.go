@@ -344,3 +344,30 @@ func TestErrorLargerThanByteCap(t *testing.T) {
 		t.Errorf("the next statement: %v %v", res, err)
 	}
 }
+
+// TestEveryConnectionRunsWithoutJIT: statements on every pooled
+// connection, also those opened while others were busy and those reused
+// after DISCARD ALL, run with jit off, where the server has it.
+func TestEveryConnectionRunsWithoutJIT(t *testing.T) {
+	url := servers.Postgres(t)
+	if !servers.PostgresColumn[bool](t, admin(t, url), `SELECT pg_jit_available()`)[0] {
+		t.Skip("the server has no JIT: nothing to prove")
+	}
+	e := open(t, url)
+	settings := make(chan string, 12)
+	for range 12 {
+		go func() {
+			res, err := query.Collect(context.Background(), e, `SELECT current_setting('jit') AS jit, pg_sleep(0.05) IS NULL AS slept`, query.Options{Timeout: 10 * time.Second})
+			if err != nil {
+				settings <- err.Error()
+				return
+			}
+			settings <- fmt.Sprint(res.Rows[0][0])
+		}()
+	}
+	for range 12 {
+		if got := <-settings; got != "off" {
+			t.Errorf("jit in a statement: %s, want off", got)
+		}
+	}
+}

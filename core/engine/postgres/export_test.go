@@ -38,3 +38,6 @@ func AfterTrialExplain(t interface{ Cleanup(func()) }, f func()) {
 	afterTrialExplain = f
 	t.Cleanup(func() { afterTrialExplain = nil })
 }
+
+// RefusedSetting is refusedSetting.
+var RefusedSetting = refusedSetting

@@ -88,27 +88,15 @@ const freshColumn = "tablewise_fresh"
 // column that does nothing (lockColumn).
 const noLockWait = "pg_catalog.set_config('lock_timeout', '1ms', true) AS tablewise_lock"
 
-// noJIT makes the rest of the transaction compile no expression with
-// LLVM (jit, on by default): the server compiles a costly statement's
-// expressions without checking for a cancel or its statement_timeout,
-// and a filter of 200 terms over generate_series(1, 10000000) went on
-// compiling for some 10 s past a 2 s deadline. Set with noLockWait,
-// before anything is planned or run (the planner decides to compile,
-// the executor compiles only while jit is on).
-const noJIT = "pg_catalog.set_config('jit', 'off', true) AS tablewise_jit"
-
-// lockColumn is noLockWait where the server takes it, and noJIT where
-// the server has it (PostgreSQL 11 and later): the settings the rest of
-// the transaction runs with, as columns of the check that sets them.
+// lockColumn is noLockWait where the server takes it: the setting the
+// rest of the transaction runs with, as a column of the check that sets
+// it. (JIT compilation, which no deadline stops, is off in every
+// session: Open.)
 func (e *Engine) lockColumn() string {
-	col := "NULL AS tablewise_lock"
 	if e.lockable {
-		col = noLockWait
+		return noLockWait
 	}
-	if e.jitless {
-		col += ", " + noJIT
-	}
-	return col
+	return "NULL AS tablewise_lock"
 }
 
 // staleRaise raises the check's error (a text that is not a number read

@@ -1041,20 +1041,16 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 		}
 		first = append(first, printSQL)
 	}
-	// These queries cost enough for the server to compile them with JIT,
-	// which takes it seconds where running them takes milliseconds.
-	pre, sets := pinnedPath, 0
-	if e.jitless {
-		pre, sets = pre+"SET LOCAL jit = off; ", 1
-	}
-	res, err := c.Exec(ctx, pre+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
+	// They cost enough for the server to compile them with JIT, which
+	// would take it seconds where running them takes milliseconds: every
+	// session starts with jit off (Open).
+	res, err := c.Exec(ctx, pinnedPath+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	if want := 6 + sets + len(first); len(res) != want {
+	if want := 6 + len(first); len(res) != want {
 		return nil, fmt.Errorf("read the database's own functions: %d results, want %d", len(res), want)
 	}
-	res = res[sets:]
 	state := ""
 	if len(first) > 0 {
 		if len(first) == 2 {

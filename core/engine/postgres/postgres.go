@@ -74,7 +74,6 @@ type Engine struct {
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check
 	lockable  bool         // the server takes noLockWait (fresh.go)
-	jitless   bool         // the server takes noJIT (fresh.go)
 	loads     atomic.Int64 // how many times the guard read the database's own objects
 	verdicts  verdicts
 	hits      atomic.Int64 // statements run on a verdict (tests read it)
@@ -126,6 +125,12 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		"client_encoding":                     "UTF8",
 		"idle_in_transaction_session_timeout": "60000",
 		"application_name":                    "tablewise",
+		// The server compiles a costly statement's expressions with LLVM
+		// without checking for a cancel or its statement_timeout: a
+		// filter of 200 terms over generate_series(1, 10000000) went on
+		// compiling some 10 s past a 2 s deadline. A server without jit
+		// refuses the parameter; connect then leaves it out.
+		"jit": "off",
 	} {
 		if _, set := cfg.RuntimeParams[k]; !set || k != "application_name" {
 			cfg.RuntimeParams[k] = v
@@ -293,19 +298,13 @@ func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) 
 }
 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
-	// What the server sends passes through a framer of the connection's
-	// own (bound). Rows arrive in reads of 64 KiB rather than pgproto3's
-	// 8 KiB: an export of a million rows makes an eighth of the system
-	// calls.
-	cfg := e.cfg.Copy()
-	var f *framer
-	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
-		f = &framer{r: r}
-		return pgproto3.NewFrontend(bufio.NewReaderSize(f, readBufferSize), w)
-	}
-	c, err := pgconn.ConnectConfig(ctx, cfg)
-	if err == nil {
-		c.CustomData()[framerKey] = f
+	c, err := e.connectFramed(ctx)
+	if err != nil && e.cfg.RuntimeParams["jit"] != "" && refusedSetting(err, "jit") {
+		// A server before PostgreSQL 11 or a compatible engine has no
+		// JIT to turn off. Only the first connection, made by Open
+		// before any other, can meet this.
+		delete(e.cfg.RuntimeParams, "jit")
+		c, err = e.connectFramed(ctx)
 	}
 	if err != nil {
 		if ended := engine.Ended(ctx); ended != nil {
@@ -314,6 +313,32 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to %s: %s (check that the server is running and the user, password and database name)", e.display, redactErr(err, e.cfg.Password))}
 	}
 	return c, nil
+}
+
+// connectFramed connects with e.cfg, what the server sends passing
+// through a framer of the connection's own (bound). Rows arrive in reads
+// of 64 KiB rather than pgproto3's 8 KiB: an export of a million rows
+// makes an eighth of the system calls.
+func (e *Engine) connectFramed(ctx context.Context) (*pgconn.PgConn, error) {
+	cfg := e.cfg.Copy()
+	var f *framer
+	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		f = &framer{r: r}
+		return pgproto3.NewFrontend(bufio.NewReaderSize(f, readBufferSize), w)
+	}
+	c, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.CustomData()[framerKey] = f
+	return c, nil
+}
+
+// refusedSetting reports whether err is the server refusing the startup
+// parameter name as unknown.
+func refusedSetting(err error, name string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "42704" && strings.Contains(pe.Message, `"`+name+`"`)
 }
 
 // release rolls c back and resets its session (DISCARD ALL releases

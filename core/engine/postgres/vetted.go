@@ -246,9 +246,6 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	if _, err := c.Exec(ctx, "SELECT "+noLockWait).ReadAll(); err == nil {
 		e.lockable = true
 	}
-	if _, err := c.Exec(ctx, "SELECT "+noJIT).ReadAll(); err == nil {
-		e.jitless = true
-	}
 	if _, err := c.Exec(ctx, printSQL).ReadAll(); err == nil {
 		e.printable = true
 	}
