@@ -334,6 +334,19 @@ func Ended(ctx context.Context) error {
 	return nil
 }
 
+// StillRuns is the error for a statement the client stopped waiting for
+// (at its deadline, or cancelled: at names which) that the server still
+// runs: it checks for a cancel between rows, not inside the computation
+// of one value. who names the server's session (a connection id, a
+// backend pid) and hint the computations that do this on its server.
+// Never "stopped at the deadline": the server still works on it.
+func StillRuns(at, who, hint string) *guard.SQLError {
+	return &guard.SQLError{
+		Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (%s) until it has computed the value it is on", at, who),
+		Hint: hint,
+	}
+}
+
 // Redact returns dsn for display without its password: the password of a
 // URL's user information and the value of any password= parameter (in a
 // URL's query or a key=value DSN) become "xxxxx". It never fails: text it

@@ -221,10 +221,7 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 		if fired == "cancel" {
 			at = "cancellation"
 		}
-		ferr = &guard.SQLError{
-			Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (connection %d) until it has computed the value it is on", at, c.id),
-			Hint: "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values",
-		}
+		ferr = engine.StillRuns(at, fmt.Sprintf("connection %d", c.id), "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values")
 	}
 	if ferr != nil {
 		var rej *guard.Rejection

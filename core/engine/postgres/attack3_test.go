@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -291,6 +292,56 @@ func TestTextSearchTemplateRunsNothing(t *testing.T) {
 	refused(t, e, "lexes()", `SELECT to_tsvector('cfg', 'hello world')`, `EXPLAIN SELECT to_tsvector('cfg', 'hello world')`)
 	if after := servers.PostgresColumn[string](t, a, resetAt)[0]; after != before {
 		t.Errorf("the database's statistics were reset (at %s, before %s)", after, before)
+	}
+}
+
+// TestErrorLargerThanByteCap: the server's error for a cast names the
+// whole text it could not read, and under a byte cap the client refuses
+// any message longer than the cap allows a row (setRowLimit). An error
+// of 200 KB under a 1000-byte cap was reported as a result cut at the
+// byte cap, with no rows and no error; it must be the error, clipped.
+func TestErrorLargerThanByteCap(t *testing.T) {
+	e := open(t, servers.Postgres(t))
+	for _, q := range []string{
+		// Computed while the statement runs, not while it is planned.
+		`SELECT repeat('y', 200000 + g)::int AS n FROM generate_series(0, 0) g`,
+		// After a row.
+		`SELECT CASE WHEN g = 2 THEN repeat('y', 200000 + g)::int ELSE g END AS n FROM generate_series(1, 2) g`,
+	} {
+		// Twice: the second runs on the verdict of the first (vetted.go).
+		for run := 1; run <= 2; run++ {
+			res, err := query.Collect(context.Background(), e, q, query.Options{MaxBytes: 1000, Timeout: 10 * time.Second})
+			var sqlErr *guard.SQLError
+			if !errors.As(err, &sqlErr) || !strings.Contains(err.Error(), `invalid input syntax for type integer: "yyyy`) {
+				t.Errorf("%s (run %d): %v, %+v; want the server's error", q, run, err, res)
+				continue
+			}
+			if len(err.Error()) > 10000 {
+				t.Errorf("%s (run %d): an error of %d bytes under a 1000-byte cap", q, run, len(err.Error()))
+			}
+		}
+	}
+	// A row as long as an error that is read is still cut at the cap as
+	// it arrives, not read: no error, and little memory.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := query.Collect(context.Background(), e, `SELECT repeat('y', (12 << 20) + g) AS v FROM generate_series(0, 0) g`, query.Options{MaxBytes: 1000, Timeout: 10 * time.Second})
+	runtime.ReadMemStats(&after)
+	if err != nil || !res.Truncated || len(res.Rows) != 0 {
+		t.Errorf("a row of 12 MB under a 1000-byte cap: %v %+v", err, res)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 6<<20 {
+		t.Errorf("a row of 12 MB under a 1000-byte cap allocated %d MB", grew>>20)
+	}
+	// An error past what is read of one is a limit, not a cut result.
+	_, err = query.Collect(context.Background(), e, `SELECT repeat('y', 17000000 + g)::int AS n FROM generate_series(0, 0) g`, query.Options{MaxBytes: 1000, Timeout: 10 * time.Second})
+	var lim *query.LimitError
+	if !errors.As(err, &lim) || lim.Kind != "memory" || !strings.Contains(err.Error(), "error message") {
+		t.Errorf("an error of 17 MB under a 1000-byte cap: %v", err)
+	}
+	// The engine goes on serving.
+	if res, err := query.Collect(context.Background(), e, `SELECT count(*) FROM "Genre"`, query.Options{MaxBytes: 1000}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("the next statement: %v %v", res, err)
 	}
 }
 

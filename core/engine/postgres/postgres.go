@@ -142,11 +142,6 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, CancelRequestDelay: 0, DeadlineDelay: 2 * time.Second}
 	}
-	// Rows arrive in reads of 64 KiB rather than pgproto3's 8 KiB: an
-	// export of a million rows makes an eighth of the system calls.
-	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
-		return pgproto3.NewFrontend(bufio.NewReaderSize(r, readBufferSize), w)
-	}
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
 	}
@@ -303,13 +298,13 @@ func (e *Engine) withConn(ctx context.Context, fn func(c *pgconn.PgConn) error) 
 }
 
 func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
-	c, err := pgconn.ConnectConfig(ctx, e.cfg)
+	c, err := e.connectFramed(ctx)
 	if err != nil && e.cfg.RuntimeParams["jit"] != "" && refusedSetting(err, "jit") {
 		// A server before PostgreSQL 11 or a compatible engine has no
 		// JIT to turn off. Only the first connection, made by Open
 		// before any other, can meet this.
 		delete(e.cfg.RuntimeParams, "jit")
-		c, err = pgconn.ConnectConfig(ctx, e.cfg)
+		c, err = e.connectFramed(ctx)
 	}
 	if err != nil {
 		if ended := engine.Ended(ctx); ended != nil {
@@ -317,6 +312,25 @@ func (e *Engine) connect(ctx context.Context) (*pgconn.PgConn, error) {
 		}
 		return nil, &openError{kind: engine.ErrUnavailable, msg: fmt.Sprintf("connect to %s: %s (check that the server is running and the user, password and database name)", e.display, redactErr(err, e.cfg.Password))}
 	}
+	return c, nil
+}
+
+// connectFramed connects with e.cfg, what the server sends passing
+// through a framer of the connection's own (bound). Rows arrive in reads
+// of 64 KiB rather than pgproto3's 8 KiB: an export of a million rows
+// makes an eighth of the system calls.
+func (e *Engine) connectFramed(ctx context.Context) (*pgconn.PgConn, error) {
+	cfg := e.cfg.Copy()
+	var f *framer
+	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		f = &framer{r: r}
+		return pgproto3.NewFrontend(bufio.NewReaderSize(f, readBufferSize), w)
+	}
+	c, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.CustomData()[framerKey] = f
 	return c, nil
 }
 

@@ -76,12 +76,14 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 // setRowLimit bounds the messages c reads to what the byte cap allows.
 // pgconn reads a whole row into memory before the byte cap can see it: a
 // row that alone passes the cap is refused as it arrives (read ends the
-// stream there), and the connection closed.
+// stream there), and the connection closed. The server's error is no
+// row: it is read (up to errorMaxBytes) and reported.
 func setRowLimit(c *pgconn.PgConn, opt query.Options) {
 	if opt.MaxBytes > 0 {
-		c.Frontend().SetMaxBodyLen(int(min(opt.MaxBytes+rowSlack, pgMaxMessage)))
+		rows := int(min(opt.MaxBytes+rowSlack, pgMaxMessage))
+		bound(c, max(rows, errorMaxBytes), rows)
 	} else {
-		c.Frontend().SetMaxBodyLen(pgMaxMessage)
+		bound(c, pgMaxMessage, 0)
 	}
 }
 
@@ -108,16 +110,77 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 		defer cancel()
 	}
 	began := time.Now()
+	var pid uint32
+	abandoned := false
 	err := e.withConn(runCtx, func(c *pgconn.PgConn) error {
 		// vetServer and Run bound the size of a message; the connection
 		// returns to the pool with pgproto3's own bound.
-		defer c.Frontend().SetMaxBodyLen(pgMaxMessage)
-		return fn(runCtx, c)
+		defer bound(c, pgMaxMessage, 0)
+		pid = c.PID()
+		err := fn(runCtx, c)
+		abandoned = err != nil && c.IsClosed()
+		return err
 	})
 	if err == nil {
 		return nil
 	}
-	return mapError(ctx, err, timeout, time.Since(began))
+	err = mapError(ctx, err, timeout, time.Since(began))
+	// The server answered the cancel request (the common case) or the
+	// connection failed for another reason: nothing more to learn.
+	if !abandoned {
+		return err
+	}
+	at := "the " + timeout.String() + " deadline"
+	if engine.Ended(ctx) != nil {
+		at = "cancellation"
+	} else if !errors.Is(err, query.ErrDeadline) {
+		return err
+	}
+	if !e.gone(ctx, pid, began) {
+		return engine.StillRuns(at, fmt.Sprintf("backend pid %d", pid), "the server cannot interrupt one long computation (strpos, position or replace on a long text, md5 of a large value, for some): compute on shorter values")
+	}
+	return err
+}
+
+// killGrace is how long a statement may take to end after the client
+// gave up on its connection before it is reported as still running.
+const killGrace = time.Second
+
+// goneSQL cancels backend $1 again when it still runs a statement,
+// returning a row if it does. Only a backend that started before the
+// statement did ($2 seconds ago) is ours: a pid the server gave to a
+// later session is not.
+const goneSQL = `SELECT pg_catalog.pg_cancel_backend(pid) FROM pg_catalog.pg_stat_activity
+WHERE pid = $1 AND state = 'active' AND backend_start < pg_catalog.statement_timestamp() - pg_catalog.make_interval(secs => $2::pg_catalog.float8)`
+
+// gone reports whether backend pid, whose connection the client closed
+// when the server did not answer the cancel request, has ended its
+// statement within killGrace. Until then it cancels it again, on another
+// connection, with our own fixed text: the server checks for a cancel
+// between rows, not while one function computes one value (strpos of a
+// long text is quadratic), and the client gives up before. began is when
+// the statement's connection was taken.
+func (e *Engine) gone(ctx context.Context, pid uint32, began time.Time) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*killGrace)
+	defer cancel()
+	until := time.Now().Add(killGrace)
+	args := [][]byte{[]byte(strconv.FormatUint(uint64(pid), 10)), nil}
+	for {
+		left := -1
+		err := e.withConn(ctx, func(c *pgconn.PgConn) error {
+			args[1] = []byte(strconv.FormatFloat(time.Since(began).Seconds(), 'f', 6, 64))
+			res := c.ExecParams(ctx, goneSQL, args, nil, nil, nil).Read()
+			left = len(res.Rows)
+			return res.Err
+		})
+		if err == nil && left == 0 {
+			return true
+		}
+		if time.Now().After(until) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // preparedName names the statement vetted and run. A query's plan is read
@@ -178,7 +241,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// The plan holds the constants the planner folded (repeat('x',
 	// 400000000) is one): it is read whole and parsed, so its size is
 	// bounded whatever the caps of the run.
-	c.Frontend().SetMaxBodyLen(planMaxBytes)
+	bound(c, planMaxBytes, 0)
 	remember := key != ""
 	var shape *shaped
 	if remember && key != sql {
@@ -517,6 +580,10 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 	return sqlError(pe)
 }
 
+// shownErrorBytes bounds the server's error message and hint as
+// reported: a cast's error names the whole text it could not read.
+const shownErrorBytes = 4 << 10
+
 var (
 	missingRelation = regexp.MustCompile(`^relation "([^"]+)" does not exist`)
 	missingColumn   = regexp.MustCompile(`^column "?([^" ]+)"? does not exist`)
@@ -524,7 +591,7 @@ var (
 
 // sqlError is the *guard.SQLError for an error the server raised.
 func sqlError(pe *pgconn.PgError) *guard.SQLError {
-	e := &guard.SQLError{Msg: pe.Message, Hint: pe.Hint}
+	e := &guard.SQLError{Msg: format.ClipBytes(pe.Message, shownErrorBytes), Hint: format.ClipBytes(pe.Hint, shownErrorBytes)}
 	switch pe.Code {
 	case "42P01":
 		if m := missingRelation.FindStringSubmatch(pe.Message); m != nil {
