@@ -197,13 +197,13 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 		// A pooled connection the server closed (wait_timeout, a
 		// restart) fails its first statement: take a fresh one, once.
 		if attempt > 0 || ctx.Err() != nil || !badConn(err) {
-			return e.sqlError(err)
+			return e.sqlError(endedError(ctx, err))
 		}
 	}
 	broken := true
 	defer func() { e.pool.Release(c, broken) }()
 	if _, err := c.ExecContext(ctx, "START TRANSACTION READ ONLY"); err != nil {
-		return e.sqlError(err)
+		return e.sqlError(endedError(ctx, err))
 	}
 	s := e.stopper(ctx, c, timeout)
 	ferr := fn(c, s)
@@ -222,6 +222,16 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 			at = "cancellation"
 		}
 		ferr = engine.StillRuns(at, fmt.Sprintf("connection %d", c.id), "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values")
+	}
+	if ferr != nil && badConn(ferr) {
+		// The connection failed because the statement was stopped or the
+		// caller ended (the driver closes a connection whose query its
+		// context cut, and reports the next use as a bad connection).
+		if fired == "deadline" || fired == "cancel" {
+			ferr = s.err()
+		} else {
+			ferr = endedError(ctx, ferr)
+		}
 	}
 	if ferr != nil {
 		var rej *guard.Rejection
@@ -259,6 +269,18 @@ func (e *Engine) gone(ctx context.Context, id int64) bool {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// endedError is err, or the caller's cancellation or deadline when ctx
+// has ended and err is the connection failing (badConn): the driver
+// closes a connection whose query the context cut, and reports its next
+// use as a bad connection (TestConcurrent saw "driver: bad connection"
+// for a call cancelled at 100 ms on a loaded machine).
+func endedError(ctx context.Context, err error) error {
+	if ended := engine.Ended(ctx); ended != nil && badConn(err) {
+		return fmt.Errorf("query cancelled: %w", ended)
+	}
+	return err
 }
 
 // badConn reports whether err means the connection is gone.
