@@ -94,6 +94,11 @@ var urlParams = map[string]string{
 // (mysql://user:password@host:port/database?tls=true) into the driver's
 // configuration. Only the parameters in urlParams are accepted.
 func Config(raw string) (*mysql.Config, error) {
+	// url.Parse ends the user information at a / ? or #, and its error
+	// quotes what came before as a port: part of the password.
+	if msg := engine.UnencodedInPassword(raw, "/?#"); msg != "" {
+		return nil, &badURL{msg: fmt.Sprintf("open database: %s: %s", engine.Redact(raw), msg)}
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %s is not a valid URL: %w", engine.Redact(raw), errors.Unwrap(err))
