@@ -59,8 +59,11 @@ type Engine struct {
 	display string  // the URL, password redacted
 	dbName  string
 	addr    string // host:port
-	mariadb bool
-	version string // @@version
+	// connectTimeout bounds making one connection: the dial, the
+	// handshake, the login and its first query (the URL's timeout).
+	connectTimeout time.Duration
+	mariadb        bool
+	version        string // @@version
 	// releaseLocks is whether the server has RELEASE_ALL_LOCKS (MariaDB
 	// 10.5, MySQL 5.7).
 	releaseLocks bool
@@ -86,7 +89,7 @@ type conn struct {
 // driver.
 var urlParams = map[string]string{
 	"tls":     "TLS: true, false, skip-verify or preferred",
-	"timeout": "the dial timeout, as 5s",
+	"timeout": "the connect timeout (dial, handshake and login), as 5s",
 	"charset": "the connection's character set (utf8mb4 by default)",
 }
 
@@ -227,7 +230,7 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	db.SetMaxOpenConns(opt.MaxConns + 2)
 	db.SetMaxIdleConns(2)
 	db.SetConnMaxIdleTime(time.Minute)
-	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	e := &Engine{db: db, display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr, connectTimeout: cfg.Timeout}
 	e.pool = pool.New(opt.MaxConns, e.open, closeConn, nil)
 	if err := e.probe(ctx); err != nil {
 		db.Close()
@@ -321,6 +324,10 @@ func (e *Engine) MariaDB() bool { return e.mariadb }
 // A caller's deadline or cancellation that cut it short is returned as
 // such (the driver reports a dial past the deadline as "i/o timeout").
 func (e *Engine) open(ctx context.Context) (*conn, error) {
+	// The driver's timeout ends at the dial: a server that accepts and
+	// never sends its handshake would hold the connection for ever.
+	ctx, cancel := context.WithTimeout(ctx, e.connectTimeout)
+	defer cancel()
 	sc, err := e.db.Conn(ctx)
 	if err == nil {
 		c := &conn{Conn: sc}
