@@ -202,6 +202,14 @@ type sampleQuestion struct {
 // maxSampleQuestions bounds the list.
 const maxSampleQuestions = 8
 
+// sampleQuestionTimeout bounds checking that one question's SQL runs (a
+// second of a normal build's work); the checks of the whole list stop
+// after sampleQuestionChecks of them, however many questions the schema
+// suggests: a resource read has no call deadline around it.
+var sampleQuestionTimeout = time.Second * engine.RaceSlowdown
+
+const sampleQuestionChecks = 5
+
 func (s *Server) readSampleQuestions(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 	var b strings.Builder
 	for _, d := range s.dbs.list {
@@ -231,16 +239,23 @@ func (s *Server) sampleQuestions(ctx context.Context, d *db.DB) ([]sampleQuestio
 	if err != nil {
 		return nil, err
 	}
+	checks, cancel := context.WithTimeout(ctx, sampleQuestionChecks*sampleQuestionTimeout)
+	defer cancel()
 	for _, q := range deriveQuestions(d.Dialect(), cat) {
-		// Keep only questions whose SQL runs, quickly (a second of a
-		// normal build's work).
-		if _, err := query.Collect(ctx, d, q.SQL, query.Options{MaxRows: 1, Timeout: time.Second * engine.RaceSlowdown}); err != nil {
+		if checks.Err() != nil {
+			break
+		}
+		// Keep only questions whose SQL runs, quickly.
+		if _, err := query.Collect(checks, d, q.SQL, query.Options{MaxRows: 1, Timeout: sampleQuestionTimeout}); err != nil {
 			continue
 		}
 		qs = append(qs, q)
 		if len(qs) == maxSampleQuestions {
 			break
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // the caller gave up: the list is not whole, and not kept
 	}
 	s.mu.Lock()
 	s.sample[d] = qs

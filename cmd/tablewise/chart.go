@@ -56,6 +56,9 @@ func runChart(ctx context.Context, args []string, s *streams) error {
 			return usagef("chart: %s %d: give a size between %d and %d pixels (default %dx%d)", side.flag, side.v, charts.MinPixels, charts.MaxPixels, charts.DefaultWidth, charts.DefaultHeight)
 		}
 	}
+	if o.timeout <= 0 {
+		return usagef("chart: --timeout %s: give a deadline of more than 0, such as 30s (the query and the drawing run under it)", o.timeout)
+	}
 	if o.out == "-" && s.outTTY {
 		return usagef("chart: refusing to write PNG bytes to a terminal; give --out FILE.png")
 	}

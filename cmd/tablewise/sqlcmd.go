@@ -49,6 +49,9 @@ func runSQL(ctx context.Context, args []string, s *streams) error {
 	if o.maxRows < 0 {
 		return usagef("sql: --max-rows must be 0 or more")
 	}
+	if o.timeout <= 0 {
+		return usagef("sql: --timeout %s: give a deadline of more than 0, such as 30s (the statement runs under it)", o.timeout)
+	}
 	if c, ok := dotcmd.Parse(o.sql); ok {
 		return dotCommand(ctx, c, o, s)
 	}

@@ -381,26 +381,55 @@ func UserInfo(dsn string) string {
 	return ""
 }
 
+// UnencodedInPassword says, for the URL dsn, why its password cannot be
+// read as written: it holds one of chars unencoded (a driver's URL parser
+// ends the user information there, and would take the rest for a host, a
+// port or a database, and show it in its errors). The text names the
+// character and its encoding; "" when the password holds none of chars.
+func UnencodedInPassword(dsn, chars string) string {
+	ui := UserInfo(dsn)
+	i := strings.IndexAny(ui, chars)
+	if i < 0 {
+		return ""
+	}
+	c := ui[i]
+	return fmt.Sprintf("the password holds a %c, which ends it early in a URL: write each %c in it as %%%02X", c, c, c)
+}
+
 // userinfoEnd returns the index of the @ that ends the user information of
 // rest (a URL after its "://"), -1 without one. People paste passwords
 // with / ? # and @ unencoded, so it is the last @ of rest that is not in a
-// query parameter's value; "host:5432/path@x" has none.
+// query parameter's value; "host:5432/path@x" has none, but
+// "u:123/pw@host/db" has one: a password that starts with digits reads
+// like a port up to its /, and the host and path after its @ tell it apart.
 func userinfoEnd(rest string) int {
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
 		end = len(rest)
 	}
+	portLike := false
 	if !strings.Contains(rest[:end], "@") {
 		colon := strings.IndexByte(rest[:end], ':')
-		if colon < 0 || strings.Trim(rest[colon+1:end], "0123456789") == "" {
+		if colon < 0 {
 			return -1
 		}
+		portLike = strings.Trim(rest[colon+1:end], "0123456789") == ""
 	}
 	for at := strings.LastIndexByte(rest, '@'); at >= 0; at = strings.LastIndexByte(rest[:at], '@') {
 		before := rest[:at]
-		if q := strings.LastIndexByte(before, '?'); q < 0 || !strings.ContainsAny(before[q:], "=&") {
-			return at
+		if q := strings.LastIndexByte(before, '?'); q >= 0 && strings.ContainsAny(before[q:], "=&") {
+			continue
 		}
+		if portLike {
+			after := rest[at+1:]
+			if i := strings.IndexAny(after, "?#"); i >= 0 {
+				after = after[:i]
+			}
+			if !strings.ContainsAny(after, "/:") {
+				return -1
+			}
+		}
+		return at
 	}
 	return -1
 }

@@ -7,10 +7,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -301,4 +303,25 @@ func SampleBytes(t *catalog.Table) int {
 		}
 	}
 	return n
+}
+
+// RefusedUnshown checks the error of opening the URL raw, whose password
+// holds a character its driver cannot read unencoded: a usage error
+// (engine.ErrBadPath) that names the encoding to use ("in it as %2F") and
+// shows none of secrets, the pieces of the password.
+func RefusedUnshown(t testing.TB, raw string, err error, secrets ...string) {
+	t.Helper()
+	if err == nil || !errors.Is(err, engine.ErrBadPath) {
+		t.Errorf("%s: %v, want a bad path", raw, err)
+		return
+	}
+	msg := err.Error()
+	for _, s := range secrets {
+		if strings.Contains(msg, s) {
+			t.Errorf("%s: the error shows %q, part of the password: %s", raw, s, msg)
+		}
+	}
+	if !strings.Contains(msg, "in it as %") {
+		t.Errorf("%s: the error does not say how to write the password: %s", raw, msg)
+	}
 }

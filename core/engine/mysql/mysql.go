@@ -59,8 +59,11 @@ type Engine struct {
 	display string  // the URL, password redacted
 	dbName  string
 	addr    string // host:port
-	mariadb bool
-	version string // @@version
+	// connectTimeout bounds making one connection: the dial, the
+	// handshake, the login and its first query (the URL's timeout).
+	connectTimeout time.Duration
+	mariadb        bool
+	version        string // @@version
 	// releaseLocks is whether the server has RELEASE_ALL_LOCKS (MariaDB
 	// 10.5, MySQL 5.7).
 	releaseLocks bool
@@ -91,7 +94,7 @@ type conn struct {
 // driver.
 var urlParams = map[string]string{
 	"tls":     "TLS: true, false, skip-verify or preferred",
-	"timeout": "the dial timeout, as 5s",
+	"timeout": "the connect timeout (dial, handshake and login), as 5s",
 	"charset": "the connection's character set: utf8mb4 (the default), utf8mb3 or utf8",
 }
 
@@ -99,6 +102,11 @@ var urlParams = map[string]string{
 // (mysql://user:password@host:port/database?tls=true) into the driver's
 // configuration. Only the parameters in urlParams are accepted.
 func Config(raw string) (*mysql.Config, error) {
+	// url.Parse ends the user information at a / ? or #, and its error
+	// quotes what came before as a port: part of the password.
+	if msg := engine.UnencodedInPassword(raw, "/?#"); msg != "" {
+		return nil, &badURL{msg: fmt.Sprintf("open database: %s: %s", engine.Redact(raw), msg)}
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %s is not a valid URL: %w", engine.Redact(raw), errors.Unwrap(err))
@@ -227,7 +235,7 @@ func Open(ctx context.Context, raw string, opt engine.Options) (*Engine, error) 
 	if opt.MaxConns <= 0 {
 		opt.MaxConns = 4
 	}
-	e := &Engine{display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr}
+	e := &Engine{display: engine.Redact(raw), dbName: cfg.DBName, addr: cfg.Addr, connectTimeout: cfg.Timeout}
 	cfg.DialFunc = e.dial
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
@@ -332,6 +340,10 @@ func (e *Engine) MariaDB() bool { return e.mariadb }
 // A caller's deadline or cancellation that cut it short is returned as
 // such (the driver reports a dial past the deadline as "i/o timeout").
 func (e *Engine) open(ctx context.Context) (*conn, error) {
+	// The driver's timeout ends at the dial: a server that accepts and
+	// never sends its handshake would hold the connection for ever.
+	ctx, cancel := context.WithTimeout(ctx, e.connectTimeout)
+	defer cancel()
 	sc, err := e.db.Conn(ctx)
 	if err == nil {
 		c := &conn{Conn: sc}

@@ -101,8 +101,8 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 	if err != nil {
 		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %v", display, err)}
 	}
-	if atInPassword(dsn) {
-		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %s", display, atInPasswordMsg)}
+	if msg := engine.UnencodedInPassword(dsn, unencodedInPassword); msg != "" {
+		return nil, &openError{kind: engine.ErrBadPath, msg: fmt.Sprintf("open database %s: %s", display, msg)}
 	}
 	cfg, err := pgconn.ParseConfig(connStr)
 	if err != nil {
@@ -201,13 +201,12 @@ type openError struct {
 func (e *openError) Error() string { return e.msg }
 func (e *openError) Unwrap() error { return e.kind }
 
-// atInPassword says whether the URL dsn's password holds an unencoded @.
-// pgx, like libpq, ends the user information at the first @, so the rest
-// of the password would become the host and be shown in the "lookup …"
-// error.
-func atInPassword(dsn string) bool { return strings.Contains(engine.UserInfo(dsn), "@") }
-
-const atInPasswordMsg = "the password holds an @, which ends it early in a URL: write each @ in it as %40"
+// unencodedInPassword are the characters pgx, like libpq, cannot read
+// unencoded in a URL's password: it ends the user information at the
+// first @, and at a / it reads the password's start as a port, so the rest
+// would become the host or the database and be shown in the "lookup …" or
+// "failed to connect to `user=… database=…`" error (? and # it reads).
+const unencodedInPassword = "@/"
 
 // redactErr is err's text without password (the raw one, which a driver
 // may echo) and without the password of any URL in it.

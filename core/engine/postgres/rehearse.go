@@ -152,8 +152,8 @@ func (e *Engine) scratchConfig(scratch string) (*pgconn.Config, error) {
 	if s := strings.ToLower(scratch); !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
 		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s is not a postgres:// URL; give another PostgreSQL database, as postgres://user@host:5432/scratch", shown)}
 	}
-	if atInPassword(scratch) {
-		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s: %s", shown, atInPasswordMsg)}
+	if msg := engine.UnencodedInPassword(scratch, unencodedInPassword); msg != "" {
+		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch %s: %s", shown, msg)}
 	}
 	cfg, err := pgconn.ParseConfig(scratch)
 	if err != nil {

@@ -43,6 +43,10 @@ type authState struct {
 	// or view with that name is fine, the pragma table-valued function is
 	// not. Prepare decides once the statement is compiled.
 	pragmaReads []pragmaRead
+	// preparing is set while Prepare compiles the user's text; any other
+	// statement presented to the authorizer is one a module prepares
+	// while a vetted statement runs (moduleStatement).
+	preparing bool
 }
 
 type pragmaRead struct{ db, table string }
@@ -58,6 +62,9 @@ func Install(c *lite.Conn) error {
 	states.Store(c.Handle(), st)
 	return c.SetAuthorizer(func(action int, a1, a2, dbName, _ string) int {
 		if allowed(action, a1, a2) {
+			return lite.AuthOK
+		}
+		if !st.preparing && moduleStatement(action, a1, a2) {
 			return lite.AuthOK
 		}
 		if action == lite.ActionRead && strings.HasPrefix(strings.ToLower(a1), "pragma_") {
@@ -145,6 +152,14 @@ func allowed(action int, a1, a2 string) bool {
 		return isIntrospection(strings.ToLower(a1))
 	}
 	return false
+}
+
+// moduleStatement reports whether a statement a virtual table module
+// prepares for itself, while a vetted statement runs, may run: FTS5 reads
+// PRAGMA data_version (a counter; without a value nothing is set) before
+// it reads its tables. The same pragma in the user's text is refused.
+func moduleStatement(action int, a1, a2 string) bool {
+	return action == lite.ActionPragma && strings.EqualFold(a1, "data_version") && a2 == ""
 }
 
 func isIntrospection(name string) bool {

@@ -25,6 +25,8 @@ func Prepare(c *lite.Conn, sql string) (*lite.Stmt, error) {
 	}
 	st := stateOf(c)
 	st.reset()
+	st.preparing = true
+	defer func() { st.preparing = false }()
 	stmt, tail, err := c.Prepare(sql)
 	if err != nil {
 		return nil, st.explain(sql, err)

@@ -1,0 +1,57 @@
+package sqlite_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tablewise/tablewise/core/engine"
+	"github.com/tablewise/tablewise/core/engine/sqlite"
+	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/testdb"
+)
+
+// TestFTS5TableIsRead: an FTS5 table is read with a statement of the
+// module's own, PRAGMA data_version, which it prepares while the user's
+// statement runs. The authorizer refused it, so any read of the table, a
+// plain count included, was refused as "PRAGMA data_version is not
+// allowed" (exit 3). The module's pragma runs; the same pragma written by
+// the user is still refused, and the file is unchanged.
+func TestFTS5TableIsRead(t *testing.T) {
+	path := testdb.Build(t, "docs.db", `
+CREATE VIRTUAL TABLE docs USING fts5(title, body);
+INSERT INTO docs VALUES ('first', 'hello world'), ('second', 'goodbye world'), ('third', 'hello again');`)
+	dir := filepath.Dir(path)
+	before, names := testdb.FileHash(t, path), dirNames(t, dir)
+	d, err := sqlite.Open(context.Background(), path, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for sql, want := range map[string][]query.Row{
+		"SELECT count(*) FROM docs":                                                {{int64(3)}},
+		"SELECT title FROM docs WHERE docs MATCH 'hello' ORDER BY title":           {{"first"}, {"third"}},
+		"SELECT highlight(docs, 1, '[', ']') FROM docs WHERE docs MATCH 'goodbye'": {{"[goodbye] world"}},
+	} {
+		res, err := query.Collect(context.Background(), d, sql, query.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", sql, err)
+			continue
+		}
+		if !slices.EqualFunc(res.Rows, want, slices.Equal) {
+			t.Errorf("%s: %v, want %v", sql, res.Rows, want)
+		}
+	}
+	for _, sql := range []string{"PRAGMA data_version", "PRAGMA main.data_version", "SELECT * FROM pragma_data_version"} {
+		var rej *guard.Rejection
+		if _, err := query.Collect(context.Background(), d, sql, query.Options{}); !errors.As(err, &rej) {
+			t.Errorf("%s: %v, want it refused", sql, err)
+		}
+	}
+	if testdb.FileHash(t, path) != before || !slices.Equal(dirNames(t, dir), names) {
+		t.Errorf("the directory or the database changed: %v, was %v", dirNames(t, dir), names)
+	}
+}
