@@ -164,18 +164,7 @@ func TestRehearsalReachesNoOtherDatabase(t *testing.T) {
 		"CREATE TABLE fed " + cols + ";\nALTER TABLE fed ENGINE FEDERATED " + conn + ";\n" + writes,
 		"SET default_storage_engine = CONCAT('FEDER', 'ATED');\nCREATE TABLE fed " + cols + " COMMENT='mysql://root@127.0.0.1:" + port + "/" + db + "/Genre';\n" + writes,
 	} {
-		reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
-		if err != nil {
-			t.Fatalf("%s: %v", up, err)
-		}
-		refused := false
-		for _, s := range reh.Up {
-			t.Logf("%q: %s", s.SQL, s.Err)
-			refused = refused || strings.Contains(s.Err, "not rehearsed")
-		}
-		if !refused {
-			t.Errorf("%s: rehearsed: %+v", up, reh.Up)
-		}
+		rehearsalRefuses(t, f, scratch, up)
 	}
 	u.check(t)
 }
@@ -334,4 +323,25 @@ func TestCutByServerDeadlineIsNoSuccess(t *testing.T) {
 	if !errors.As(err, &le) || le.Kind != "deadline" {
 		t.Errorf("BENCHMARK cut by the server's deadline after %v: %v, want the deadline error", time.Since(began).Round(time.Millisecond), err)
 	}
+}
+
+// rehearsalRefuses rehearses up on scratch and fails the test unless one
+// of its statements was not rehearsed; it returns the statements as the
+// rehearsal reported them.
+func rehearsalRefuses(t *testing.T, f *fixture, scratch, up string) []engine.RehearsedStatement {
+	t.Helper()
+	start := time.Now()
+	reh, err := f.eng.RehearseIn(context.Background(), scratch, up, "")
+	if err != nil {
+		t.Fatalf("%s: %v", up, err)
+	}
+	refused := false
+	for _, s := range reh.Up {
+		t.Logf("%q: %s", s.SQL, s.Err)
+		refused = refused || strings.Contains(s.Err, "not rehearsed")
+	}
+	if !refused {
+		t.Errorf("%s: rehearsed in %v: %+v", up, time.Since(start).Round(time.Millisecond), reh.Up)
+	}
+	return reh.Up
 }
