@@ -335,15 +335,40 @@ func Ended(ctx context.Context) error {
 }
 
 // StillRuns is the error for a statement the client stopped waiting for
-// (at its deadline, or cancelled: at names which) that the server still
-// runs: it checks for a cancel between rows, not inside the computation
-// of one value. who names the server's session (a connection id, a
-// backend pid) and hint the computations that do this on its server.
-// Never "stopped at the deadline": the server still works on it.
-func StillRuns(at, who, hint string) *guard.SQLError {
+// (at its deadline timeout, or cancelled) that the server still runs: it
+// checks for a cancel between rows, not inside the computation of one
+// value. who names the server's session (a connection id, a backend pid)
+// and hint the computations that do this on its server. Never "stopped
+// at the deadline": the server still works on it.
+func StillRuns(timeout time.Duration, cancelled bool, who, hint string) *guard.SQLError {
+	at := "the " + timeout.String() + " deadline"
+	if cancelled {
+		at = "cancellation"
+	}
 	return &guard.SQLError{
 		Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (%s) until it has computed the value it is on", at, who),
 		Hint: hint,
+	}
+}
+
+// GoneGrace is how long a statement the client gave up on may take to
+// leave the server before it is reported as still running (StillRuns).
+const GoneGrace = time.Second
+
+// AwaitGone asks probe, every 50 ms for up to GoneGrace, whether the
+// statement the client gave up on has left the server (probe may stop it
+// again meanwhile), and reports whether it has. An error of probe's
+// (no connection, no answer) counts as not known yet.
+func AwaitGone(ctx context.Context, probe func() (left bool, err error)) bool {
+	until := time.Now().Add(GoneGrace)
+	for {
+		if left, err := probe(); err == nil && left {
+			return true
+		}
+		if time.Now().After(until) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

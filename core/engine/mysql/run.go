@@ -217,11 +217,7 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 		// checks for KILL, which MariaDB does between rows, not inside
 		// one value (REPLACE on a long text, measured on 10.11). It was
 		// not stopped: say so, never "stopped at the deadline".
-		at := "the " + s.timeout.String() + " deadline"
-		if fired == "cancel" {
-			at = "cancellation"
-		}
-		ferr = engine.StillRuns(at, fmt.Sprintf("connection %d", c.id), "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values")
+		ferr = engine.StillRuns(s.timeout, fired == "cancel", fmt.Sprintf("connection %d", c.id), "the server cannot interrupt one long computation (REPLACE or REGEXP_REPLACE on a long text, for one): compute on shorter values")
 	}
 	if ferr != nil && badConn(ferr) {
 		// The connection failed because the statement was stopped or the
@@ -247,28 +243,24 @@ func (e *Engine) withTx(ctx context.Context, timeout time.Duration, fn func(c *c
 	return nil
 }
 
-// gone reports whether, within killGrace, the server has ended the
-// statement of connection id, which the stopper killed and whose
-// connection the client closed (or failed to roll back). Until then it
-// sends KILL QUERY again: the first may never have reached the server
-// (no connection for it within killGrace), and the connection is closed
-// or about to be, running nothing else.
+// gone reports whether the server has ended the statement of connection
+// id, which the stopper killed and whose connection the client closed (or
+// failed to roll back), within engine.GoneGrace. Until then it sends KILL
+// QUERY again: the first may never have reached the server (no
+// connection for it within killGrace), and the connection is closed or
+// about to be, running nothing else.
 func (e *Engine) gone(ctx context.Context, id int64) bool {
-	until := time.Now().Add(killGrace)
-	for {
+	who := strconv.FormatInt(id, 10)
+	return engine.AwaitGone(ctx, func() (bool, error) {
 		var n int
-		err := e.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND <> 'Sleep' AND ID = "+strconv.FormatInt(id, 10)).Scan(&n)
-		if err == nil && n == 0 {
-			return true
-		}
-		if time.Now().After(until) || ctx.Err() != nil {
-			return false
+		if err := e.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND <> 'Sleep' AND ID = "+who).Scan(&n); err != nil {
+			return false, err
 		}
 		if n > 0 {
-			e.db.ExecContext(ctx, "KILL QUERY "+strconv.FormatInt(id, 10))
+			e.db.ExecContext(ctx, "KILL QUERY "+who)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return n == 0, nil
+	})
 }
 
 // endedError is err, or the caller's cancellation or deadline when ctx

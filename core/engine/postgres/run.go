@@ -130,21 +130,15 @@ func (e *Engine) inTx(ctx context.Context, timeout time.Duration, fn func(ctx co
 	if !abandoned {
 		return err
 	}
-	at := "the " + timeout.String() + " deadline"
-	if engine.Ended(ctx) != nil {
-		at = "cancellation"
-	} else if !errors.Is(err, query.ErrDeadline) {
+	cancelled := engine.Ended(ctx) != nil
+	if !cancelled && !errors.Is(err, query.ErrDeadline) {
 		return err
 	}
 	if !e.gone(ctx, pid, began) {
-		return engine.StillRuns(at, fmt.Sprintf("backend pid %d", pid), "the server cannot interrupt one long computation (strpos, position or replace on a long text, md5 of a large value, for some): compute on shorter values")
+		return engine.StillRuns(timeout, cancelled, fmt.Sprintf("backend pid %d", pid), "the server cannot interrupt one long computation (strpos, position or replace on a long text, md5 of a large value, for some): compute on shorter values")
 	}
 	return err
 }
-
-// killGrace is how long a statement may take to end after the client
-// gave up on its connection before it is reported as still running.
-const killGrace = time.Second
 
 // goneSQL cancels backend $1 again when it still runs a statement,
 // returning a row if it does. Only a backend that started before the
@@ -155,17 +149,16 @@ WHERE pid = $1 AND state = 'active' AND backend_start < pg_catalog.statement_tim
 
 // gone reports whether backend pid, whose connection the client closed
 // when the server did not answer the cancel request, has ended its
-// statement within killGrace. Until then it cancels it again, on another
-// connection, with our own fixed text: the server checks for a cancel
-// between rows, not while one function computes one value (strpos of a
-// long text is quadratic), and the client gives up before. began is when
-// the statement's connection was taken.
+// statement within engine.GoneGrace. Until then it cancels it again, on
+// another connection, with our own fixed text: the server checks for a
+// cancel between rows, not while one function computes one value (strpos
+// of a long text is quadratic), and the client gives up before. began is
+// when the statement's connection was taken.
 func (e *Engine) gone(ctx context.Context, pid uint32, began time.Time) bool {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*killGrace)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*engine.GoneGrace)
 	defer cancel()
-	until := time.Now().Add(killGrace)
 	args := [][]byte{[]byte(strconv.FormatUint(uint64(pid), 10)), nil}
-	for {
+	return engine.AwaitGone(ctx, func() (bool, error) {
 		left := -1
 		err := e.withConn(ctx, func(c *pgconn.PgConn) error {
 			args[1] = []byte(strconv.FormatFloat(time.Since(began).Seconds(), 'f', 6, 64))
@@ -173,14 +166,8 @@ func (e *Engine) gone(ctx context.Context, pid uint32, began time.Time) bool {
 			left = len(res.Rows)
 			return res.Err
 		})
-		if err == nil && left == 0 {
-			return true
-		}
-		if time.Now().After(until) || ctx.Err() != nil {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return left == 0, err
+	})
 }
 
 // preparedName names the statement vetted and run. A query's plan is read
