@@ -221,12 +221,18 @@ func (e *Engine) scratchConfig(scratch string) (*mysql.Config, error) {
 	if err != nil {
 		return nil, &engine.UsageError{Sentinel: engine.ErrScratchIsDatabase, Msg: fmt.Sprintf("--scratch: %v; give another MySQL/MariaDB database, as mysql://user@host:3306/scratch", err)}
 	}
-	h1, p1, _ := net.SplitHostPort(cfg.Addr)
-	h2, p2, _ := net.SplitHostPort(e.addr)
-	if engine.SameHost(h1, h2) && p1 == p2 && cfg.DBName == e.dbName {
+	if e.sameAddr(cfg) && cfg.DBName == e.dbName {
 		return nil, engine.ScratchNamesChecked(shown, e.display, "a database")
 	}
 	return cfg, nil
+}
+
+// sameAddr reports whether cfg reaches the engine's server at the same
+// host (localhost, 127.0.0.1 and ::1 counted as one) and port.
+func (e *Engine) sameAddr(cfg *mysql.Config) bool {
+	h1, p1, _ := net.SplitHostPort(cfg.Addr)
+	h2, p2, _ := net.SplitHostPort(e.addr)
+	return engine.SameHost(h1, h2) && p1 == p2
 }
 
 // message is a server error as the server words it, without the
@@ -602,9 +608,7 @@ func (e *Engine) scratchReach(ctx context.Context, c *sql.Conn, cfg *mysql.Confi
 		return fmt.Errorf("read the scratch server %s: %w", engine.Redact(scratch), err)
 	}
 	if len(checked) != 1 || len(checked[0]) != 3 || str0(checked[0][0]) == "" || host == "" {
-		h1, p1, _ := net.SplitHostPort(cfg.Addr)
-		h2, p2, _ := net.SplitHostPort(e.addr)
-		if !engine.SameHost(h1, h2) || p1 != p2 {
+		if !e.sameAddr(cfg) {
 			return nil
 		}
 	} else if str0(checked[0][0]) != host || str0(checked[0][1]) != port || str0(checked[0][2]) != id {
