@@ -144,11 +144,7 @@ func TestNullableDateAsVerb(t *testing.T) {
 	askWant(t, health, "How many patients have not died?", "DEATHDATE IS NULL")
 	// A modifier is not a verb: the sample's "shipping cost" is not
 	// "shipped".
-	s := samplePlanner(t)
-	q := "What is the average shipping cost per order?"
-	if sql := askSQL(t, s, q); strings.Contains(sql, "IS NOT NULL") {
-		t.Errorf("%q: read \"shipping\" as shipped: %s", q, sql)
-	}
+	askBut(t, samplePlanner(t), []string{"IS NOT NULL"}, "What is the average shipping cost per order?")
 }
 
 func TestMonthWithoutYear(t *testing.T) {
@@ -167,11 +163,8 @@ func TestPluralColumnBeforeItsTable(t *testing.T) {
 func TestDirectionPairs(t *testing.T) {
 	air := evalDBPlanner(t, "airlines")
 	askWant(t, air, "How many flights went from BOS to ORD?", "departure_airport = 'BOS'", "arrival_airport = 'ORD'")
-	q := "How many flights go to Boston?"
-	sql := askWant(t, air, q, "arrival_airport IN (SELECT airports.airport_code FROM airports WHERE airports.city = 'Boston')")
-	if strings.Contains(sql, "departure_airport") {
-		t.Errorf("%q: filtered departures: %s", q, sql)
-	}
+	askBut(t, air, []string{"departure_airport"}, "How many flights go to Boston?",
+		"arrival_airport IN (SELECT airports.airport_code FROM airports WHERE airports.city = 'Boston')")
 	// Flights are listed by their flight number.
 	askWant(t, air, "Show the flights from Boston to Denver on July 3rd 2025", "SELECT flight_no")
 	// Two values of one column joined by "to" are not alternatives.
@@ -207,11 +200,7 @@ func TestPersonNameInTwoTables(t *testing.T) {
 // that date records, not the status value spelled like it.
 func TestEventVerbOverStatus(t *testing.T) {
 	campus := evalDBPlanner(t, "campus")
-	q := "How many students graduated in 2021?"
-	sql := askWant(t, campus, q, "gradYear >= 2021", "gradYear < 2022")
-	if strings.Contains(sql, "enrollStatus") {
-		t.Errorf("%q: filtered the status too: %s", q, sql)
-	}
+	askBut(t, campus, []string{"enrollStatus"}, "How many students graduated in 2021?", "gradYear >= 2021", "gradYear < 2022")
 	// Without a range the status is what the question asks about.
 	askWant(t, campus, "How many students graduated?", "enrollStatus = 'graduated'")
 }
@@ -253,10 +242,7 @@ func TestListHoldersOfAValue(t *testing.T) {
 func TestHistoryMeasureIsCurrent(t *testing.T) {
 	hr := evalDBPlanner(t, "hr")
 	askWant(t, hr, "What is the total salary of senior staff?", "SUM(salaries.salary)", "salaries.to_date = '9999-01-01'", "titles.to_date = '9999-01-01'")
-	q := "What is the lowest salary ever?"
-	if sql := askSQL(t, hr, q); strings.Contains(sql, "9999") {
-		t.Errorf("%q: kept current rows only: %s", q, sql)
-	}
+	askBut(t, hr, []string{"9999"}, "What is the lowest salary ever?")
 }
 
 // A length of time measured per period falls where the rows' periods
@@ -264,21 +250,14 @@ func TestHistoryMeasureIsCurrent(t *testing.T) {
 func TestDurationByPeriodStart(t *testing.T) {
 	hr := evalDBPlanner(t, "hr")
 	askWant(t, hr, "Sum of leave days per month", "strftime('%Y-%m', start_date)", "SUM(days)")
-	q := "Number of leave requests per month"
-	if sql := askSQL(t, hr, q); strings.Contains(sql, "start_date") {
-		t.Errorf("%q: counted requests by their start: %s", q, sql)
-	}
+	askBut(t, hr, []string{"start_date"}, "Number of leave requests per month")
 }
 
 // "How many X were <event> in <range>" counts the events when an event
 // table records what happened to X; people stay people.
 func TestPassiveEventCount(t *testing.T) {
 	campus := evalDBPlanner(t, "campus")
-	q := "How many textbooks were rented in October 2024?"
-	sql := askWant(t, campus, q, "COUNT(*)", "FROM TextbookRentals", "rentedOn >= '2024-10-01'")
-	if strings.Contains(sql, "FROM Textbooks") {
-		t.Errorf("%q: counted textbooks: %s", q, sql)
-	}
+	askBut(t, campus, []string{"FROM Textbooks"}, "How many textbooks were rented in October 2024?", "COUNT(*)", "FROM TextbookRentals", "rentedOn >= '2024-10-01'")
 }
 
 // Lahman-style names: an integer yearID holding years is a year; a
@@ -302,11 +281,7 @@ func TestLahmanStyleNames(t *testing.T) {
 // a letter grade is averaged as the points kept next to it.
 func TestOwnerCodesAndTwins(t *testing.T) {
 	campus := evalDBPlanner(t, "campus")
-	q := "How many courses does the college offer?"
-	sql := askWant(t, campus, q, "COUNT(*)", "FROM Courses")
-	if strings.Contains(sql, "college") {
-		t.Errorf("%q: read the owner as a filter: %s", q, sql)
-	}
+	askBut(t, campus, []string{"college"}, "How many courses does the college offer?", "COUNT(*)", "FROM Courses")
 	askWant(t, campus, "How many enrollments were there in math 121?", "'MATH121'")
 	askWant(t, campus, "What is the average grade of students in 2023?", "AVG(Enrollments.gradePts)")
 }
@@ -434,11 +409,7 @@ func TestUnitSuffixesAndSidewaysDates(t *testing.T) {
 	askWant(t, campus, "Which courses are worth 3 credits?", "credHrs = 3")
 	askWant(t, campus, "What is the total of rental fees?", "SUM(feeUSD)")
 	askWant(t, campus, "Average credit hours of MATH courses", "AVG(credHrs)", "'MATH'")
-	q := "How many students started per year?"
-	sql := askWant(t, campus, q, "entryYear")
-	if strings.Contains(sql, "hireYear") {
-		t.Errorf("%q: placed students by their teachers' hire year: %s", q, sql)
-	}
+	askBut(t, campus, []string{"hireYear"}, "How many students started per year?", "entryYear")
 }
 
 // "Which month had the most …", "in what year did …": a count per
