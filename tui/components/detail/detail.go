@@ -85,16 +85,21 @@ func (m *Model) Title() string {
 // SetSize implements common.Component.
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
-// Update implements common.Component.
+// Update implements common.Component. The keys both views share, paging
+// and copying, come first; the rest are the cell view's or the record
+// view's own.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
-	k := m.c.Keys
+	if cmd, ok := m.pageOrCopy(kp); ok {
+		return cmd
+	}
 	if m.record {
 		return m.updateRecord(kp)
 	}
+	k := m.c.Keys
 	switch {
 	case key.Matches(kp, k.Grid.Pager):
 		return m.pager()
@@ -104,8 +109,6 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.off = max(0, m.off-1)
 	case key.Matches(kp, k.Overlay.Down):
 		m.off++
-	default:
-		return m.pageOrCopy(kp)
 	}
 	return nil
 }
@@ -127,15 +130,14 @@ func (m *Model) updateRecord(kp tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return StepMsg{Delta: 1} }
 	case key.Matches(kp, k.Record.Pager):
 		return m.pager()
-	default:
-		return m.pageOrCopy(kp)
 	}
 	return nil
 }
 
 // pageOrCopy handles the keys the cell and the row view share: paging
-// and copying.
-func (m *Model) pageOrCopy(kp tea.KeyPressMsg) tea.Cmd {
+// and copying. It reports whether kp was one of them; none of them is
+// bound to anything else in either view.
+func (m *Model) pageOrCopy(kp tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.c.Keys
 	switch {
 	case kp.String() == "pgup":
@@ -143,14 +145,15 @@ func (m *Model) pageOrCopy(kp tea.KeyPressMsg) tea.Cmd {
 	case kp.String() == "pgdown", kp.String() == "space":
 		m.off += m.h
 	case key.Matches(kp, k.Grid.CopyCell):
-		return m.copyCell()
+		return m.copyCell(), true
 	case key.Matches(kp, k.Grid.CopyRow):
-		return m.copyRow()
+		return m.copyRow(), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
-// pager asks to show the selected value in the pager.
 func (m *Model) pager() tea.Cmd {
 	if m.col >= len(m.row) || m.col >= len(m.cols) {
 		return nil
