@@ -176,7 +176,7 @@ func (m *Model) copyRow() tea.Cmd {
 
 // follow scrolls the record view so the selected field shows.
 func (m *Model) follow() {
-	lines, starts := m.recordLines()
+	lines, starts := m.fieldLines(true)
 	if m.col >= len(starts) {
 		return
 	}
@@ -192,26 +192,32 @@ func (m *Model) follow() {
 	}
 }
 
-// recordLines is the record view: each field's name and value, the
-// selected field marked; starts[i] is field i's first line.
-func (m *Model) recordLines() (out []string, starts []int) {
+// fieldLines is the row, one field a line: each field's name beside its
+// value; starts[i] is field i's first line. The record view (marked) marks
+// the selected field in a gutter of its own; the cell view lists the row
+// under the cell without one.
+func (m *Model) fieldLines(marked bool) (out []string, starts []int) {
 	st := m.c.Styles
 	nw := 0
 	for _, c := range m.cols {
 		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
 	}
 	nw = max(0, min(nw, m.w/3))
+	gutter := ""
+	if marked {
+		gutter = "  "
+	}
 	for i, c := range m.cols {
 		if i >= len(m.row) {
 			break
 		}
 		starts = append(starts, len(out))
-		vl := m.value(m.row[i], max(8, m.w-nw-4))
+		vl := m.value(m.row[i], max(8, m.w-nw-2-len(gutter)))
 		for j, l := range vl {
-			mark, name := "  ", strings.Repeat(" ", nw)
+			mark, name := gutter, strings.Repeat(" ", nw)
 			if j == 0 {
 				name = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw))
-				if i == m.col {
+				if marked && i == m.col {
 					mark = st.Marker.Render("› ")
 					name = st.Select.Render(common.Fit(format.PrintableLine(c.Name), nw))
 				}
@@ -235,39 +241,20 @@ func (m *Model) value(v any, w int) []string {
 }
 
 func (m *Model) lines() []string {
+	fields, _ := m.fieldLines(m.record)
 	if m.record {
-		l, _ := m.recordLines()
-		return l
+		return fields
 	}
 	st := m.c.Styles
 	var out []string
-	value := m.value
 	if m.col < len(m.row) {
 		c := m.cols[m.col]
 		out = append(out, st.Heading.Render(format.PrintableLine(c.Name))+" "+st.Dim.Render(strings.ToLower(c.Type)))
-		out = append(out, value(m.row[m.col], m.w)...)
+		out = append(out, m.value(m.row[m.col], m.w)...)
 		out = append(out, "")
 	}
 	out = append(out, st.Heading.Render("row "+format.Count(int64(m.rowNum))))
-	nw := 0
-	for _, c := range m.cols {
-		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
-	}
-	nw = max(0, min(nw, m.w/3))
-	for i, c := range m.cols {
-		if i >= len(m.row) {
-			break
-		}
-		vl := value(m.row[i], max(8, m.w-nw-2))
-		for j, l := range vl {
-			p := strings.Repeat(" ", nw+2)
-			if j == 0 {
-				p = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw)) + "  "
-			}
-			out = append(out, p+l)
-		}
-	}
-	return out
+	return append(out, fields...)
 }
 
 // View implements common.Component.
