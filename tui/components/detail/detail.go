@@ -85,16 +85,21 @@ func (m *Model) Title() string {
 // SetSize implements common.Component.
 func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 
-// Update implements common.Component.
+// Update implements common.Component. The keys both views share, paging
+// and copying, come first; the rest are the cell view's or the record
+// view's own.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
-	k := m.c.Keys
+	if cmd, ok := m.pageOrCopy(kp); ok {
+		return cmd
+	}
 	if m.record {
 		return m.updateRecord(kp)
 	}
+	k := m.c.Keys
 	switch {
 	case key.Matches(kp, k.Grid.Pager):
 		return m.pager()
@@ -104,8 +109,6 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.off = max(0, m.off-1)
 	case key.Matches(kp, k.Overlay.Down):
 		m.off++
-	default:
-		return m.pageOrCopy(kp)
 	}
 	return nil
 }
@@ -127,15 +130,14 @@ func (m *Model) updateRecord(kp tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return StepMsg{Delta: 1} }
 	case key.Matches(kp, k.Record.Pager):
 		return m.pager()
-	default:
-		return m.pageOrCopy(kp)
 	}
 	return nil
 }
 
 // pageOrCopy handles the keys the cell and the row view share: paging
-// and copying.
-func (m *Model) pageOrCopy(kp tea.KeyPressMsg) tea.Cmd {
+// and copying. It reports whether kp was one of them; none of them is
+// bound to anything else in either view.
+func (m *Model) pageOrCopy(kp tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.c.Keys
 	switch {
 	case kp.String() == "pgup":
@@ -143,14 +145,15 @@ func (m *Model) pageOrCopy(kp tea.KeyPressMsg) tea.Cmd {
 	case kp.String() == "pgdown", kp.String() == "space":
 		m.off += m.h
 	case key.Matches(kp, k.Grid.CopyCell):
-		return m.copyCell()
+		return m.copyCell(), true
 	case key.Matches(kp, k.Grid.CopyRow):
-		return m.copyRow()
+		return m.copyRow(), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
-// pager asks to show the selected value in the pager.
 func (m *Model) pager() tea.Cmd {
 	if m.col >= len(m.row) || m.col >= len(m.cols) {
 		return nil
@@ -173,7 +176,7 @@ func (m *Model) copyRow() tea.Cmd {
 
 // follow scrolls the record view so the selected field shows.
 func (m *Model) follow() {
-	lines, starts := m.recordLines()
+	lines, starts := m.fieldLines(true)
 	if m.col >= len(starts) {
 		return
 	}
@@ -189,26 +192,32 @@ func (m *Model) follow() {
 	}
 }
 
-// recordLines is the record view: each field's name and value, the
-// selected field marked; starts[i] is field i's first line.
-func (m *Model) recordLines() (out []string, starts []int) {
+// fieldLines is the row, one field a line: each field's name beside its
+// value; starts[i] is field i's first line. The record view (marked) marks
+// the selected field in a gutter of its own; the cell view lists the row
+// under the cell without one.
+func (m *Model) fieldLines(marked bool) (out []string, starts []int) {
 	st := m.c.Styles
 	nw := 0
 	for _, c := range m.cols {
 		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
 	}
 	nw = max(0, min(nw, m.w/3))
+	gutter := ""
+	if marked {
+		gutter = "  "
+	}
 	for i, c := range m.cols {
 		if i >= len(m.row) {
 			break
 		}
 		starts = append(starts, len(out))
-		vl := m.value(m.row[i], max(8, m.w-nw-4))
+		vl := m.value(m.row[i], max(8, m.w-nw-2-len(gutter)))
 		for j, l := range vl {
-			mark, name := "  ", strings.Repeat(" ", nw)
+			mark, name := gutter, strings.Repeat(" ", nw)
 			if j == 0 {
 				name = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw))
-				if i == m.col {
+				if marked && i == m.col {
 					mark = st.Marker.Render("› ")
 					name = st.Select.Render(common.Fit(format.PrintableLine(c.Name), nw))
 				}
@@ -232,39 +241,20 @@ func (m *Model) value(v any, w int) []string {
 }
 
 func (m *Model) lines() []string {
+	fields, _ := m.fieldLines(m.record)
 	if m.record {
-		l, _ := m.recordLines()
-		return l
+		return fields
 	}
 	st := m.c.Styles
 	var out []string
-	value := m.value
 	if m.col < len(m.row) {
 		c := m.cols[m.col]
 		out = append(out, st.Heading.Render(format.PrintableLine(c.Name))+" "+st.Dim.Render(strings.ToLower(c.Type)))
-		out = append(out, value(m.row[m.col], m.w)...)
+		out = append(out, m.value(m.row[m.col], m.w)...)
 		out = append(out, "")
 	}
 	out = append(out, st.Heading.Render("row "+format.Count(int64(m.rowNum))))
-	nw := 0
-	for _, c := range m.cols {
-		nw = max(nw, ansi.StringWidth(format.PrintableLine(c.Name)))
-	}
-	nw = max(0, min(nw, m.w/3))
-	for i, c := range m.cols {
-		if i >= len(m.row) {
-			break
-		}
-		vl := value(m.row[i], max(8, m.w-nw-2))
-		for j, l := range vl {
-			p := strings.Repeat(" ", nw+2)
-			if j == 0 {
-				p = st.Dim.Render(common.Fit(format.PrintableLine(c.Name), nw)) + "  "
-			}
-			out = append(out, p+l)
-		}
-	}
-	return out
+	return append(out, fields...)
 }
 
 // View implements common.Component.
