@@ -311,8 +311,7 @@ func TestPlannerRunsNothing(t *testing.T) {
 		} else if !strings.Contains(rej.Reason, "kill_") && rej.What != "UESCAPE" || rej.Hint == "" {
 			t.Errorf("%s: the refusal does not name the function (or UESCAPE) or has no hint: %+v", sql, rej)
 		}
-		var one int
-		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		if err := sessionErr(victim); err != nil {
 			t.Fatalf("%s: the other session was ended: %v", sql, err)
 		}
 	}
@@ -833,8 +832,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	if _, err := e.Catalog(context.Background()); err != nil {
 		t.Errorf("the catalog: %v", err)
 	}
-	var one int
-	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the catalog ended the other session: %v", err)
 	}
 	exec(t, a, `CREATE FUNCTION int4_text(int) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
@@ -1046,8 +1044,7 @@ func refusedNaming(t *testing.T, e *postgres.Engine, victim *pgx.Conn, want stri
 		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) || rej.Hint == "" {
 			t.Errorf("%s: not refused naming %s with a hint: %v", sql, want, err)
 		}
-		var one int
-		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		if err := sessionErr(victim); err != nil {
 			t.Fatalf("%s: the other session was ended: %v", sql, err)
 		}
 	}

@@ -36,8 +36,7 @@ func TestIndexTrialViewNewerThanGuard(t *testing.T) {
 	})
 	_, _, trialErr := e.TryIndexes(context.Background(), `SELECT * FROM composers WHERE "Composer" = 'x'`,
 		[]engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
-	var one int
-	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the index trial ended the other session: %v (trial: %v)", err, trialErr)
 	}
 	var rej *guard.Rejection

@@ -50,10 +50,16 @@ const killerView = `CREATE OR REPLACE VIEW cheap AS SELECT t."TrackId", t."Name"
 // alive fails t when the victim session was ended.
 func alive(t *testing.T, victim *pgx.Conn, what string) {
 	t.Helper()
-	var one int
-	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := sessionErr(victim); err != nil {
 		t.Errorf("%s: the other session was ended: %v", what, err)
 	}
+}
+
+// sessionErr is nil while the victim session answers a query, else why it
+// does not.
+func sessionErr(victim *pgx.Conn) error {
+	var one int
+	return victim.QueryRow(context.Background(), "SELECT 1").Scan(&one)
 }
 
 // TestVerdictForeignFileBecomesFIFO: the guard refuses a file_fdw table
