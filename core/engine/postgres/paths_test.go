@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -39,8 +37,7 @@ func TestIndexTrialViewNewerThanGuard(t *testing.T) {
 	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the index trial ended the other session: %v (trial: %v)", err, trialErr)
 	}
-	var rej *guard.Rejection
-	if !errors.As(trialErr, &rej) || !strings.Contains(rej.Reason, "cutoff") {
+	if !refusalNames(trialErr, "cutoff") {
 		t.Errorf("the trial of a view replaced to call cutoff: %v", trialErr)
 	}
 }
