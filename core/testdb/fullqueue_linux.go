@@ -21,9 +21,9 @@ type lateTimer struct {
 
 func (c lateTimer) Deadline() (time.Time, bool) { return c.deadline, true }
 
-// FullQueue listens on a loopback port with a connection queue that is
+// fullQueue listens on a loopback port with a connection queue that is
 // full: a dial to it waits (the server drops its SYN) until its deadline.
-func FullQueue(t *testing.T) string {
+func fullQueue(t *testing.T) string {
 	t.Helper()
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -54,12 +54,6 @@ func FullQueue(t *testing.T) string {
 	return ""
 }
 
-// LateTimer is a context with deadline whose timer has not yet fired
-// (lateTimer).
-func LateTimer(deadline time.Time) context.Context {
-	return lateTimer{Context: context.Background(), deadline: deadline}
-}
-
 // DialCutByDeadline runs open, an engine's Open of a URL that names addr,
 // with a dial cut by the caller's deadline before the context's own timer
 // fired, and fails the test unless the error wraps
@@ -69,8 +63,8 @@ func LateTimer(deadline time.Time) context.Context {
 // returns the error.
 func DialCutByDeadline(t *testing.T, open func(ctx context.Context, addr string) error) error {
 	t.Helper()
-	addr := FullQueue(t)
-	ctx := LateTimer(time.Now().Add(150 * time.Millisecond))
+	addr := fullQueue(t)
+	ctx := lateTimer{Context: context.Background(), deadline: time.Now().Add(150 * time.Millisecond)}
 	start := time.Now()
 	err := open(ctx, addr)
 	if !errors.Is(err, context.DeadlineExceeded) {
