@@ -491,6 +491,14 @@ type SchemaObject struct {
 	SQL   string `json:"sql"`
 }
 
+// AppendSQL appends the SQL that makes each of objs to stmts.
+func AppendSQL(stmts []string, objs []SchemaObject) []string {
+	for _, o := range objs {
+		stmts = append(stmts, o.SQL)
+	}
+	return stmts
+}
+
 // Rehearsal is what a migration did to a copy of a database's schema.
 type Rehearsal struct {
 	// Before is the schema as the database has it.

@@ -25,8 +25,16 @@ func TestRedact(t *testing.T) {
 		"postgres://u:ab?cd@h/shop?sslmode=off":   "postgres://u:xxxxx@h/shop?sslmode=off",
 		"mysql://u:S3cret@:/?x@127.0.0.1:3306/db": "mysql://u:xxxxx@127.0.0.1:3306/db",
 		// An @ in a query value or after a port is not user information.
-		"postgres://u:pw@h/shop?application_name=a@b": "postgres://u:xxxxx@h/shop?application_name=a@b",
-		"postgres://h:5432/shop@x":                    "postgres://h:5432/shop@x",
+		"postgres://u:pw@h/shop?application_name=a@b":   "postgres://u:xxxxx@h/shop?application_name=a@b",
+		"postgres://h:5432/shop@x":                      "postgres://h:5432/shop@x",
+		"postgres://h:5432/shop?application_name=a@b/c": "postgres://h:5432/shop?application_name=a@b/c",
+		// A password whose first characters are digits and that holds an
+		// unencoded / ? or # reads, up to that character, like host:port;
+		// it is user information all the same when an @ follows with a
+		// host and a path after it, and is hidden whole.
+		"postgres://u:123/RET@127.0.0.1/x":       "postgres://u:xxxxx@127.0.0.1/x",
+		"mysql://root:2024?RET@127.0.0.1:3306/x": "mysql://root:xxxxx@127.0.0.1:3306/x",
+		"mysql://root:7#RET@db.example/shop":     "mysql://root:xxxxx@db.example/shop",
 	} {
 		if got := engine.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

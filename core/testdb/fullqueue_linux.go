@@ -4,6 +4,7 @@ package testdb
 
 import (
 	"context"
+	"errors"
 	"net"
 	"syscall"
 	"testing"
@@ -20,9 +21,9 @@ type lateTimer struct {
 
 func (c lateTimer) Deadline() (time.Time, bool) { return c.deadline, true }
 
-// FullQueue listens on a loopback port with a connection queue that is
+// fullQueue listens on a loopback port with a connection queue that is
 // full: a dial to it waits (the server drops its SYN) until its deadline.
-func FullQueue(t *testing.T) string {
+func fullQueue(t *testing.T) string {
 	t.Helper()
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -53,8 +54,21 @@ func FullQueue(t *testing.T) string {
 	return ""
 }
 
-// LateTimer is a context with deadline whose timer has not yet fired
-// (lateTimer).
-func LateTimer(deadline time.Time) context.Context {
-	return lateTimer{Context: context.Background(), deadline: deadline}
+// DialCutByDeadline runs open, an engine's Open of a URL that names addr,
+// with a dial cut by the caller's deadline before the context's own timer
+// fired, and fails the test unless the error wraps
+// context.DeadlineExceeded: net reports such a dial as "i/o timeout",
+// which is not context.DeadlineExceeded, and ctx.Err() is still nil, yet
+// it is the caller's deadline, not "the server is not running". It
+// returns the error.
+func DialCutByDeadline(t *testing.T, open func(ctx context.Context, addr string) error) error {
+	t.Helper()
+	addr := fullQueue(t)
+	ctx := lateTimer{Context: context.Background(), deadline: time.Now().Add(150 * time.Millisecond)}
+	start := time.Now()
+	err := open(ctx, addr)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Open dialling a full queue with a deadline 150ms away: %v after %v, want it to wrap context.DeadlineExceeded", err, time.Since(start).Round(time.Millisecond))
+	}
+	return err
 }

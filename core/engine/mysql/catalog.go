@@ -137,36 +137,37 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 // notRemote is tableConditions' condition that leaves out the remote tables
 // where reading a table's keys opens it.
 func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[string]*catalog.Table, notRemote string) error {
-	cols, err := scanAll(q(`SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, COLUMN_COMMENT, EXTRA
-		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`))
-	if err != nil {
-		return err
-	}
-	for _, r := range cols {
-		t := byName[str0(r[0])]
-		if t == nil {
-			continue
+	// eachTableRow reads stmt, whose rows begin with a table's name, and
+	// calls fn with each row of a table in byName.
+	eachTableRow := func(stmt string, fn func(t *catalog.Table, r []*string)) error {
+		rows, err := scanAll(q(stmt))
+		if err != nil {
+			return err
 		}
+		for _, r := range rows {
+			if t := byName[str0(r[0])]; t != nil {
+				fn(t, r)
+			}
+		}
+		return nil
+	}
+	err := eachTableRow(`SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, COLUMN_COMMENT, EXTRA
+		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`, func(t *catalog.Table, r []*string) {
 		c := catalog.Column{Name: str0(r[1]), Type: strings.ToUpper(str0(r[2])), NotNull: str0(r[3]) == "NO", Comment: str0(r[5])}
 		if d := r[4]; d != nil && !(strings.EqualFold(*d, "NULL") && !c.NotNull) {
 			c.Default = d
 		}
 		c.Hidden = strings.Contains(strings.ToUpper(str0(r[6])), "INVISIBLE")
 		t.Columns = append(t.Columns, c)
-	}
-	keys, err := scanAll(q(`SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
-		FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()` + notRemote + `
-		AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
-		ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
+	})
 	if err != nil {
 		return err
 	}
 	fkIndex := map[string]int{} // table + constraint → index in ForeignKeys
-	for _, r := range keys {
-		t := byName[str0(r[0])]
-		if t == nil {
-			continue
-		}
+	err = eachTableRow(`SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+		FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE()`+notRemote+`
+		AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
+		ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`, func(t *catalog.Table, r []*string) {
 		col := str0(r[2])
 		if r[4] == nil { // the primary key
 			t.PrimaryKey = append(t.PrimaryKey, col)
@@ -175,7 +176,7 @@ func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[
 					t.Columns[i].PK = len(t.PrimaryKey)
 				}
 			}
-			continue
+			return
 		}
 		ref := str0(r[4])
 		if s := str0(r[3]); s != "" && s != e.dbName {
@@ -191,17 +192,12 @@ func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[
 		fk := &t.ForeignKeys[i]
 		fk.Columns = append(fk.Columns, col)
 		fk.RefColumns = append(fk.RefColumns, str0(r[5]))
-	}
-	idx, err := scanAll(q(`SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME FROM information_schema.STATISTICS
-		WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX`))
+	})
 	if err != nil {
 		return err
 	}
-	for _, r := range idx {
-		t := byName[str0(r[0])]
-		if t == nil {
-			continue
-		}
+	err = eachTableRow(`SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME FROM information_schema.STATISTICS
+		WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX`, func(t *catalog.Table, r []*string) {
 		name := str0(r[1])
 		if n := len(t.Indexes); n == 0 || t.Indexes[n-1].Name != name {
 			origin := "c"
@@ -216,17 +212,15 @@ func (e *Engine) describe(q func(string, ...any) (*sql.Rows, error), byName map[
 			col = "(expression)"
 		}
 		x.Columns = append(x.Columns, col)
-	}
-	views, err := scanAll(q(`SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()`))
+	})
 	if err != nil {
 		return err
 	}
-	for _, r := range views {
-		if t := byName[str0(r[0])]; t != nil && r[1] != nil {
+	return eachTableRow(`SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE()`, func(t *catalog.Table, r []*string) {
+		if r[1] != nil {
 			t.SQL = "CREATE VIEW " + quoteIdent(t.Name) + " AS " + *r[1]
 		}
-	}
-	return nil
+	})
 }
 
 // countAndSample counts small tables exactly and reads sample rows, each

@@ -48,7 +48,7 @@ func (Dialect) QuoteIdentIfNeeded(name string) string {
 	}
 	digits := true
 	for _, c := range name {
-		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !isNameASCII(c) {
 			return quoteIdent(name)
 		}
 		if c < '0' || c > '9' {

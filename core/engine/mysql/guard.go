@@ -350,10 +350,14 @@ func endOfString(sql string, i int, escapes bool) (int, bool) {
 	return 0, false
 }
 
-// isWordByte: letters, digits, _, $ and every byte of a multi-byte UTF-8
+// isWordByte: an ASCII name character or any byte of a multi-byte UTF-8
 // character, which MySQL allows in unquoted names.
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+func isWordByte(c byte) bool { return c >= 0x80 || isNameASCII(rune(c)) }
+
+// isNameASCII: the ASCII characters MySQL allows in unquoted names,
+// letters, digits, _ and $.
+func isNameASCII(c rune) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // known is what the guard learns from the database: its stored and

@@ -194,12 +194,13 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
+// plainName reports whether s is 1 to 64 ASCII name characters.
 func plainName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
 	for _, c := range s {
-		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !isNameASCII(c) {
 			return false
 		}
 	}

@@ -538,10 +538,7 @@ func (s *mySchema) copyStatements() []string {
 	for _, t := range s.tables {
 		out = append(out, t.create)
 	}
-	for _, v := range s.views {
-		out = append(out, v.SQL)
-	}
-	return out
+	return engine.AppendSQL(out, s.views)
 }
 
 // rehearsalUser makes, when the scratch user on c may (CREATE USER and

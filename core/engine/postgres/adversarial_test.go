@@ -311,8 +311,7 @@ func TestPlannerRunsNothing(t *testing.T) {
 		} else if !strings.Contains(rej.Reason, "kill_") && rej.What != "UESCAPE" || rej.Hint == "" {
 			t.Errorf("%s: the refusal does not name the function (or UESCAPE) or has no hint: %+v", sql, rej)
 		}
-		var one int
-		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		if err := sessionErr(victim); err != nil {
 			t.Fatalf("%s: the other session was ended: %v", sql, err)
 		}
 	}
@@ -780,8 +779,7 @@ func TestIndexTrialRunsNothing(t *testing.T) {
 	exec(t, a, fmt.Sprintf(`CREATE OR REPLACE FUNCTION hypopg_reset() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch %s'''; END $$`, ran))
 	e := open(t, url)
 	_, _, err := e.TryIndexes(context.Background(), `SELECT * FROM "Track" WHERE "Composer" = 'x'`, []engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
-	var rej *guard.Rejection
-	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "hypopg_reset") {
+	if !refusalNames(err, "hypopg_reset") {
 		t.Errorf("an index trial with a replaced hypopg_reset: %v", err)
 	}
 	notCreated(t, ran, "the owner's function ran")
@@ -833,8 +831,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 	if _, err := e.Catalog(context.Background()); err != nil {
 		t.Errorf("the catalog: %v", err)
 	}
-	var one int
-	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the catalog ended the other session: %v", err)
 	}
 	exec(t, a, `CREATE FUNCTION int4_text(int) RETURNS text IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
@@ -920,8 +917,7 @@ func TestForeignFileNotRegular(t *testing.T) {
 	e := open(t, url)
 	for _, sql := range []string{`SELECT count(*) FROM piped`, `SELECT * FROM nothing`, `SELECT * FROM zeros`} {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 1e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "not a regular file") {
+		if !refusalNames(err, "not a regular file") {
 			t.Errorf("%s: not refused as not a regular file: %v", sql, err)
 		}
 	}
@@ -966,8 +962,7 @@ func refused(t *testing.T, e *postgres.Engine, want string, statements ...string
 	t.Helper()
 	for _, sql := range statements {
 		_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 5e9})
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) {
+		if !refusalNames(err, want) {
 			t.Errorf("%s: not refused with a reason naming %q: %v", sql, want, err)
 		}
 	}
@@ -1035,6 +1030,13 @@ func victimSession(t *testing.T, url string) *pgx.Conn {
 	return victim
 }
 
+// refusalNames reports whether err is the guard's refusal with a reason
+// that names want.
+func refusalNames(err error, want string) bool {
+	var rej *guard.Rejection
+	return errors.As(err, &rej) && strings.Contains(rej.Reason, want)
+}
+
 // refusedNaming fails t for each statement e does not refuse with a
 // reason naming want and a hint, and stops it once the victim session was
 // ended.
@@ -1046,8 +1048,7 @@ func refusedNaming(t *testing.T, e *postgres.Engine, victim *pgx.Conn, want stri
 		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, want) || rej.Hint == "" {
 			t.Errorf("%s: not refused naming %s with a hint: %v", sql, want, err)
 		}
-		var one int
-		if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+		if err := sessionErr(victim); err != nil {
 			t.Fatalf("%s: the other session was ended: %v", sql, err)
 		}
 	}

@@ -1,12 +1,9 @@
 package postgres_test
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -268,8 +265,7 @@ func TestOutputFunctionReadsNoFile(t *testing.T) {
 		`SELECT '(1,/nonexistent/tablewise-output-probe)'::fpath_pair`,
 	} {
 		_, err := collect(t, e, sql)
-		var rej *guard.Rejection
-		if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "fpath_out") {
+		if !refusalNames(err, "fpath_out") {
 			t.Errorf("%s: not refused naming fpath_out: %v", sql, err)
 		}
 	}

@@ -83,37 +83,23 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		estimates[t] = engine.Float64(r[5])
 		tables = append(tables, t)
 	}
-	cols, err := e.rows(ctx, columnsSQL)
-	if err != nil {
-		return nil, err
-	}
 	attnames := map[int64]map[int64]string{}
-	for _, r := range cols {
-		t := byOID[engine.Int64(r[0])]
-		if t == nil {
-			continue
-		}
+	err = e.eachTableRow(ctx, columnsSQL, byOID, func(t *catalog.Table, oid int64, r query.Row) {
 		c := catalog.Column{Name: engine.String(r[1]), Type: engine.String(r[2]), NotNull: r[3] == int64(1), Comment: engine.String(r[5])}
 		if r[4] != nil {
 			d := engine.String(r[4])
 			c.Default = &d
 		}
 		t.Columns = append(t.Columns, c)
-		if attnames[engine.Int64(r[0])] == nil {
-			attnames[engine.Int64(r[0])] = map[int64]string{}
+		if attnames[oid] == nil {
+			attnames[oid] = map[int64]string{}
 		}
-		attnames[engine.Int64(r[0])][engine.Int64(r[6])] = c.Name
-	}
-	cons, err := e.rows(ctx, constraintsSQL)
+		attnames[oid][engine.Int64(r[6])] = c.Name
+	})
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range cons {
-		oid := engine.Int64(r[0])
-		t := byOID[oid]
-		if t == nil {
-			continue
-		}
+	err = e.eachTableRow(ctx, constraintsSQL, byOID, func(t *catalog.Table, oid int64, r query.Row) {
 		var names []string
 		for _, n := range intArray(engine.String(r[2])) {
 			names = append(names, attnames[oid][n])
@@ -135,17 +121,11 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			}
 			t.ForeignKeys = append(t.ForeignKeys, catalog.ForeignKey{Columns: names, RefTable: ref, RefColumns: textArray(engine.String(r[5]))})
 		}
-	}
-	idx, err := e.rows(ctx, indexesSQL)
+	})
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range idx {
-		oid := engine.Int64(r[0])
-		t := byOID[oid]
-		if t == nil {
-			continue
-		}
+	err = e.eachTableRow(ctx, indexesSQL, byOID, func(t *catalog.Table, oid int64, r query.Row) {
 		ix := catalog.Index{Name: engine.String(r[1]), Unique: r[2] == int64(1), Origin: "c"}
 		switch {
 		case r[3] == int64(1):
@@ -161,12 +141,32 @@ func (e *Engine) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 			}
 		}
 		t.Indexes = append(t.Indexes, ix)
+	})
+	if err != nil {
+		return nil, err
 	}
 	e.countAndSample(ctx, tables, estimates)
 	if ctx.Err() != nil {
 		return nil, engine.ErrCatalogDeadline
 	}
 	return catalog.New(tables), nil
+}
+
+// eachTableRow reads sql, whose rows begin with a relation's oid, and
+// calls fn with each row of a relation in byOID, and its oid: rows of a
+// relation the catalog does not list are passed over.
+func (e *Engine) eachTableRow(ctx context.Context, sql string, byOID map[int64]*catalog.Table, fn func(t *catalog.Table, oid int64, r query.Row)) error {
+	rows, err := e.rows(ctx, sql)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		oid := engine.Int64(r[0])
+		if t := byOID[oid]; t != nil {
+			fn(t, oid, r)
+		}
+	}
+	return nil
 }
 
 // countAndSample fills row counts (exact when cheap, else the planner's

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
-	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -36,12 +34,10 @@ func TestIndexTrialViewNewerThanGuard(t *testing.T) {
 	})
 	_, _, trialErr := e.TryIndexes(context.Background(), `SELECT * FROM composers WHERE "Composer" = 'x'`,
 		[]engine.IndexSpec{{Table: "Track", Columns: []string{"Composer"}}})
-	var one int
-	if err := victim.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the index trial ended the other session: %v (trial: %v)", err, trialErr)
 	}
-	var rej *guard.Rejection
-	if !errors.As(trialErr, &rej) || !strings.Contains(rej.Reason, "cutoff") {
+	if !refusalNames(trialErr, "cutoff") {
 		t.Errorf("the trial of a view replaced to call cutoff: %v", trialErr)
 	}
 }

@@ -450,10 +450,7 @@ func (s *pgSchema) objects() []engine.SchemaObject {
 // copyStatements recreates the schema without rows: types, sequences,
 // tables, their foreign keys once every table exists, indexes, views.
 func (s *pgSchema) copyStatements() []string {
-	var out []string
-	for _, o := range s.types {
-		out = append(out, o.SQL)
-	}
+	out := engine.AppendSQL(nil, s.types)
 	for _, o := range s.sequences {
 		out = append(out, "CREATE SEQUENCE "+o.Name)
 	}
@@ -466,11 +463,6 @@ func (s *pgSchema) copyStatements() []string {
 			out = append(out, fmt.Sprintf("ALTER TABLE %s ADD %s", s.tables[i].name, fk))
 		}
 	}
-	for _, o := range s.indexes {
-		out = append(out, o.SQL)
-	}
-	for _, o := range s.views {
-		out = append(out, o.SQL)
-	}
-	return out
+	out = engine.AppendSQL(out, s.indexes)
+	return engine.AppendSQL(out, s.views)
 }

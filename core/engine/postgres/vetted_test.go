@@ -33,6 +33,18 @@ func collect(t *testing.T, e *postgres.Engine, sql string) (*query.Result, error
 	return query.Collect(context.Background(), e, sql, query.Options{MaxRows: 100, Timeout: 10 * time.Second})
 }
 
+// collectVetted is collect's error, failing the test when the statement
+// ran on a verdict made before instead of being vetted again.
+func collectVetted(t *testing.T, e *postgres.Engine, sql string) error {
+	t.Helper()
+	runs := postgres.VettedRuns(e)
+	_, err := collect(t, e, sql)
+	if postgres.VettedRuns(e) != runs {
+		t.Errorf("%s ran on a verdict made before, not vetted again", sql)
+	}
+	return err
+}
+
 // TestVerdictsRunInOneRoundTrip: a point query seen twice before, with
 // this id or another, runs on its verdict (made the second time), and
 // answers the row asked for.
