@@ -128,14 +128,16 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		d.warnings = append(d.warnings, warn)
 	}
 	d.uri = d.uriFor(p)
-	// Prove it is a database we can read.
+	// Prove it is a database we can read. This first statement reads
+	// the whole schema, parsing every CREATE statement in it, which takes
+	// seconds for tens of thousands of tables: it is interrupted when ctx
+	// ends, so that opening keeps the caller's deadline.
 	err = d.Conn(ctx, func(c *lite.Conn) error {
-		stmt, err := Prepare(c, "SELECT count(*) FROM sqlite_schema")
-		if err != nil {
-			return err
+		stop := c.InterruptAfter(1<<63-1, ctx)
+		err := readSchema(c)
+		if stop() && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		defer stmt.Finalize()
-		_, err = stmt.Step()
 		return err
 	})
 	if err != nil {
@@ -146,6 +148,18 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		return nil, fmt.Errorf("open database %s: %w", file, err)
 	}
 	return d, nil
+}
+
+// readSchema makes c read the database's schema, as its first statement
+// does, and fails when the file is not a database it can read.
+func readSchema(c *lite.Conn) error {
+	stmt, err := Prepare(c, "SELECT count(*) FROM sqlite_schema")
+	if err != nil {
+		return err
+	}
+	defer stmt.Finalize()
+	_, err = stmt.Step()
+	return err
 }
 
 // OpenEngine is Open as an engine.Opener.
