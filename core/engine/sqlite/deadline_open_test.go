@@ -73,6 +73,31 @@ func TestRunDeadlineCoversPrepare(t *testing.T) {
 	}
 }
 
+// Check on a new connection reads the whole schema too: it stops when
+// its context ends.
+func TestCheckKeepsTheDeadline(t *testing.T) {
+	path := testdb.ManyTables(t, manyTables)
+	d, err := sqlite.Open(context.Background(), path, engine.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	const timeout = 50 * time.Millisecond
+	err = d.Conn(context.Background(), func(*lite.Conn) error {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		start := time.Now()
+		err := d.Check(ctx, "SELECT 1")
+		if took := time.Since(start); took > timeout+bound {
+			t.Errorf("took %v with a %v deadline, want at most %v", took.Round(time.Millisecond), timeout, timeout+bound)
+		}
+		return err
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want the context's deadline", err)
+	}
+}
+
 type discard struct{}
 
 func (discard) Begin([]query.Column) error { return nil }

@@ -182,9 +182,12 @@ func (g *gate) release() {
 // errLeft ends a statement whose caller has left; nobody reads it.
 var errLeft = errors.New("the caller stopped waiting")
 
-// Check vets sql on a pooled connection without running it.
+// Check vets sql on a pooled connection without running it, stopping
+// when ctx ends (a new connection reads the whole schema first).
 func (d *Engine) Check(ctx context.Context, sql string) error {
-	return d.Conn(ctx, func(c *lite.Conn) error { return Check(c, sql) })
+	return d.Conn(ctx, func(c *lite.Conn) error {
+		return untilDone(ctx, c, func() error { return Check(c, sql) })
+	})
 }
 
 // run steps stmt, prepared on c under the deadline's interrupter (stop,

@@ -133,12 +133,7 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 	// seconds for tens of thousands of tables: it is interrupted when ctx
 	// ends, so that opening keeps the caller's deadline.
 	err = d.Conn(ctx, func(c *lite.Conn) error {
-		stop := c.InterruptAfter(1<<63-1, ctx)
-		err := readSchema(c)
-		if stop() && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
+		return untilDone(ctx, c, func() error { return readSchema(c) })
 	})
 	if err != nil {
 		d.Close()
@@ -148,6 +143,17 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		return nil, fmt.Errorf("open database %s: %w", file, err)
 	}
 	return d, nil
+}
+
+// untilDone runs fn, which uses c, interrupting it when ctx ends: its
+// error is then ctx's.
+func untilDone(ctx context.Context, c *lite.Conn, fn func() error) error {
+	stop := c.InterruptAfter(1<<63-1, ctx)
+	err := fn()
+	if stop() && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // readSchema makes c read the database's schema, as its first statement
