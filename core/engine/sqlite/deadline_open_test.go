@@ -50,21 +50,9 @@ func TestOpenKeepsTheDeadline(t *testing.T) {
 // A statement that is a connection's first reads the whole schema while
 // it is prepared: its deadline covers that too.
 func TestRunDeadlineCoversPrepare(t *testing.T) {
-	path := testdb.ManyTables(t, manyTables)
-	d, err := sqlite.Open(context.Background(), path, engine.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	const timeout = 50 * time.Millisecond
-	// The connection that read the schema while opening is held: the
-	// statement gets a new one.
-	err = d.Conn(context.Background(), func(*lite.Conn) error {
-		start := time.Now()
+	err := onNewConn(t, timeout, func(_ context.Context, d *sqlite.Engine) error {
 		_, err := d.Run(context.Background(), "SELECT 1", query.Options{Timeout: timeout}, discard{})
-		if took := time.Since(start); took > timeout+bound {
-			t.Errorf("took %v with a %v deadline, want at most %v", took.Round(time.Millisecond), timeout, timeout+bound)
-		}
 		return err
 	})
 	var le *query.LimitError
@@ -76,26 +64,35 @@ func TestRunDeadlineCoversPrepare(t *testing.T) {
 // Check on a new connection reads the whole schema too: it stops when
 // its context ends.
 func TestCheckKeepsTheDeadline(t *testing.T) {
-	path := testdb.ManyTables(t, manyTables)
-	d, err := sqlite.Open(context.Background(), path, engine.Options{MaxConns: 2})
+	err := onNewConn(t, 50*time.Millisecond, func(ctx context.Context, d *sqlite.Engine) error {
+		return d.Check(ctx, "SELECT 1")
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want the context's deadline", err)
+	}
+}
+
+// onNewConn opens a database of manyTables tables and, holding the
+// connection that read the schema while opening, calls fn, which gets a
+// new one, with a context of timeout; it fails the test when fn returns
+// more than bound past the timeout, and returns fn's error.
+func onNewConn(t *testing.T, timeout time.Duration, fn func(context.Context, *sqlite.Engine) error) error {
+	t.Helper()
+	d, err := sqlite.Open(context.Background(), testdb.ManyTables(t, manyTables), engine.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	const timeout = 50 * time.Millisecond
-	err = d.Conn(context.Background(), func(*lite.Conn) error {
+	return d.Conn(context.Background(), func(*lite.Conn) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		start := time.Now()
-		err := d.Check(ctx, "SELECT 1")
+		err := fn(ctx, d)
 		if took := time.Since(start); took > timeout+bound {
 			t.Errorf("took %v with a %v deadline, want at most %v", took.Round(time.Millisecond), timeout, timeout+bound)
 		}
 		return err
 	})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error %v, want the context's deadline", err)
-	}
 }
 
 type discard struct{}
