@@ -28,15 +28,8 @@ PRAGMA writable_schema = OFF;
 // Virtual tables are in the catalog, marked as such: their columns and row
 // count when their module can be read, their name alone when it cannot.
 func TestCatalogVirtualTables(t *testing.T) {
-	d, err := sqlite.Open(context.Background(), testdb.Build(t, "virtual.db", virtualSchema), engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	cat, err := d.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testdb.Build(t, "virtual.db", virtualSchema)
+	cat := sqlite.CatalogOf(t, path)
 	for _, want := range []struct {
 		name string
 		cols string
@@ -61,6 +54,11 @@ func TestCatalogVirtualTables(t *testing.T) {
 	if tb := cat.Table("notes"); tb == nil || tb.Kind != "table" {
 		t.Errorf("notes: %+v, want a table", tb)
 	}
+	d, err := sqlite.Open(context.Background(), path, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
 	names, err := d.Names(context.Background())
 	if err != nil {
 		t.Fatal(err)
