@@ -318,3 +318,21 @@ func TestOpenErrorsHidePasswords(t *testing.T) {
 		}
 	}
 }
+
+// Virtual tables (FTS5 here) are listed by schema and .tables, marked as
+// virtual.
+func TestSchemaListsVirtualTables(t *testing.T) {
+	path := testdb.Build(t, "fts.db", `CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);
+CREATE VIRTUAL TABLE docs USING fts5(title, body); INSERT INTO docs VALUES ('a', 'hello there');`)
+	code, out, errs := runCLI(t, "", "schema", "--db", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "virtual table docs (1 row)\n  title\n  body\n"; !strings.Contains(out, want) {
+		t.Errorf("schema output lacks %q:\n%s", want, out)
+	}
+	code, out, errs = runCLI(t, "", "sql", "--db", path, ".tables")
+	if code != 0 || !strings.Contains(out, "docs\n") {
+		t.Errorf(".tables: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/dotcmd"
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/format"
@@ -150,19 +152,19 @@ func sqlCmd(ctx context.Context, o sqlOptions, s *streams) error {
 			return usagef("sql: %v", err)
 		}
 	}
-	d, err := s.openDB(ctx, o.dbPath)
+	d, opt, err := s.openWithin(ctx, o.dbPath, o.timeout)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	opt := query.Options{MaxRows: o.maxRows, MaxBytes: query.DefaultMaxBytes, Timeout: o.timeout}
+	opt.MaxRows, opt.MaxBytes = o.maxRows, query.DefaultMaxBytes
 	if w == nil {
 		// The table streams too: its work per row is bounded by the
 		// terminal's width, and the statement's deadline covers it.
 		t := newTableWriter(s.out, tableStyle{color: s.outTTY && s.getenv("NO_COLOR") == "", width: terminalWidth(s.out)})
 		sum, err := query.Run(ctx, d, o.sql, opt, t)
 		if err != nil {
-			return err
+			return overdue(ctx, err, o.timeout)
 		}
 		if err := t.Finish(sum); err != nil {
 			return fmt.Errorf("write output: %w", err)
@@ -177,10 +179,42 @@ func sqlCmd(ctx context.Context, o sqlOptions, s *streams) error {
 		return fmt.Errorf("write output: %w", ferr)
 	}
 	if err != nil {
-		return err
+		return overdue(ctx, err, o.timeout)
 	}
 	if sum.Truncated && o.format != "json" {
 		fmt.Fprintf(s.err, "note: stopped at %d rows (%s limit); more exist (raise --max-rows, or use tablewise export)\n", sum.RowCount, sum.TruncatedBy)
 	}
 	return nil
+}
+
+// openWithin opens path as openDB does, under a deadline of timeout from
+// now, and returns the query options whose Timeout is what is left of
+// it. The deadline is absolute: opening a database reads its whole
+// schema, which takes seconds for tens of thousands of tables, and that
+// counts against the user's --timeout as the statement does.
+func (s *streams) openWithin(ctx context.Context, path string, timeout time.Duration) (*db.DB, query.Options, error) {
+	deadline := time.Now().Add(timeout)
+	octx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	d, err := s.openDB(octx, path)
+	if err != nil {
+		return nil, query.Options{}, overdue(ctx, err, timeout)
+	}
+	left := time.Until(deadline)
+	if left <= 0 {
+		d.Close()
+		return nil, query.Options{}, query.DeadlineError(timeout)
+	}
+	return d, query.Options{Timeout: left}, nil
+}
+
+// overdue words an error that the deadline of timeout ended — while the
+// database opened, or the statement ran under what was left of it — as
+// the statement's deadline error, naming the deadline the user gave. A
+// cancellation of ctx, and any other error, is returned as it is.
+func overdue(ctx context.Context, err error, timeout time.Duration) error {
+	if ctx.Err() == nil && (errors.Is(err, query.ErrDeadline) || errors.Is(err, context.DeadlineExceeded)) {
+		return query.DeadlineError(timeout)
+	}
+	return err
 }

@@ -38,7 +38,7 @@ type Table struct {
 	// database in MySQL); "" for SQLite's main database.
 	Schema string `json:"schema,omitempty"`
 	Name   string `json:"name"`
-	// Kind is "table", "view" or "materialized view".
+	// Kind is "table", "view", "materialized view" or VirtualTable.
 	Kind string `json:"kind"`
 	// SQL is the statement that created the table, when the engine keeps
 	// one (SQLite does).
@@ -59,6 +59,12 @@ type Table struct {
 	// Sample holds up to SampleRows rows, values as query rows hold them.
 	Sample [][]any `json:"sample,omitempty"`
 }
+
+// VirtualTable is the Kind of a table a module provides (SQLite's
+// CREATE VIRTUAL TABLE: FTS5, R*Tree…). It is queried as a table is, but
+// has no indexes or keys of its own, and its module may be missing from
+// the build that reads it: then its columns and rows are unknown.
+const VirtualTable = "virtual table"
 
 // Column is one column of a table or view.
 type Column struct {

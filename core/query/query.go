@@ -11,6 +11,7 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -70,6 +71,12 @@ func (e *LimitError) Error() string { return e.Msg + " — " + e.Hint }
 
 // ErrDeadline is matched (errors.Is) by a *LimitError of kind deadline.
 var ErrDeadline = errors.New("deadline exceeded")
+
+// DeadlineError is the *LimitError of a statement stopped at its deadline
+// of timeout.
+func DeadlineError(timeout time.Duration) *LimitError {
+	return &LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+}
 
 // Is makes errors.Is(err, ErrDeadline) work.
 func (e *LimitError) Is(target error) bool { return target == ErrDeadline && e.Kind == "deadline" }

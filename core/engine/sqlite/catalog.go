@@ -71,13 +71,18 @@ func (cc *catConn) release() {
 	}
 }
 
+// schemaKind is a sqlite_schema row's catalog kind: its type, or
+// catalog.VirtualTable for a table made by CREATE VIRTUAL TABLE (SQLite
+// stores the statement with those keywords as written here).
+const schemaKind = `CASE WHEN type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE %' THEN '` + catalog.VirtualTable + `' ELSE type END`
+
 // Names reads the table and view names and their columns' names with one
 // statement (or one per table when a broken view fails it), within ctx's
 // deadline: what hints need, without counting or sampling anything.
 func (d *Engine) Names(ctx context.Context) (*catalog.Catalog, error) {
 	var cat *catalog.Catalog
 	err := d.Conn(ctx, func(c *lite.Conn) error {
-		const tables = `SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+		const tables = `SELECT name, ` + schemaKind + ` FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
 			ORDER BY type, name COLLATE NOCASE`
 		rows, err := all(ctx, c, `SELECT m.name, p.name, m.type FROM (`+tables+`) AS m, pragma_table_xinfo(m.name) AS p WHERE p.hidden IN (0, 2, 3)`, 0)
 		if err != nil && !errors.Is(err, engine.ErrCatalogDeadline) && ctx.Err() == nil {
@@ -134,18 +139,14 @@ func readCatalog(ctx context.Context, cc *catConn) (*catalog.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := all(ctx, c, `SELECT type, name, coalesce(sql, '') FROM sqlite_schema
+	rows, err := all(ctx, c, `SELECT `+schemaKind+`, name, coalesce(sql, '') FROM sqlite_schema
 		WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY type, name COLLATE NOCASE`, 0)
 	if err != nil {
 		return nil, err
 	}
 	var tables []*catalog.Table
 	for _, r := range rows {
-		t := &catalog.Table{Kind: r[0].(string), Name: r[1].(string), SQL: r[2].(string)}
-		if strings.HasPrefix(strings.ToUpper(t.SQL), "CREATE VIRTUAL") {
-			continue // virtual tables need modules that may not be present
-		}
-		tables = append(tables, t)
+		tables = append(tables, &catalog.Table{Kind: r[0].(string), Name: r[1].(string), SQL: r[2].(string)})
 	}
 	cat := catalog.New(tables)
 	counting, sampling := countBudget.Start(), sampleBudget.Start()
@@ -156,10 +157,12 @@ func readCatalog(ctx context.Context, cc *catConn) (*catalog.Catalog, error) {
 			return nil, err
 		}
 		if err := describe(ctx, c, t); err != nil {
-			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil || t.Kind != "view" {
+			if errors.Is(err, engine.ErrCatalogDeadline) || ctx.Err() != nil || t.Kind == "table" {
 				return nil, fmt.Errorf("%s: %w", t.Name, err)
 			}
-			t.Columns = nil // a broken view (its table was dropped) keeps its card
+			// A broken view (its table was dropped), or a virtual table
+			// whose module this build lacks, keeps its card.
+			t.Columns = nil
 		}
 		used, err := countRows(ctx, cc, t, counting, min(countStepsPerTable, countSteps))
 		if err != nil {

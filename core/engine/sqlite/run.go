@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -54,8 +55,19 @@ func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink qu
 	if err != nil {
 		return err
 	}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = 1<<63 - 1
+	}
+	// The deadline covers preparing too: a connection's first statement
+	// reads the whole schema, which takes seconds for tens of thousands
+	// of tables.
+	stop := c.InterruptAfter(timeout, ctx)
 	stmt, err := Prepare(c.Conn, sql)
 	if err != nil {
+		if stop() {
+			err = interrupted(ctx, err, timeout)
+		}
 		d.pool.Release(c, false)
 		return err
 	}
@@ -65,10 +77,10 @@ func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink qu
 		// doubled a point query's 17 µs).
 		defer d.pool.Release(c, false)
 		defer stmt.Finalize()
-		return run(ctx, c.Conn, stmt, opt, sink, sum, nil)
+		return run(ctx, c.Conn, stmt, stop, timeout, sink, sum, nil, opt)
 	}
 	err, left := stepAside(ctx.Done(), opt.Timeout, func(g *gate) error {
-		return run(ctx, c.Conn, stmt, opt, sink, sum, g)
+		return run(ctx, c.Conn, stmt, stop, timeout, sink, sum, g, opt)
 	}, func(left bool) {
 		stmt.Finalize()
 		d.pool.Release(c, left)
@@ -170,17 +182,17 @@ func (g *gate) release() {
 // errLeft ends a statement whose caller has left; nobody reads it.
 var errLeft = errors.New("the caller stopped waiting")
 
-// Check vets sql on a pooled connection without running it.
+// Check vets sql on a pooled connection without running it, stopping
+// when ctx ends (a new connection reads the whole schema first).
 func (d *Engine) Check(ctx context.Context, sql string) error {
-	return d.Conn(ctx, func(c *lite.Conn) error { return Check(c, sql) })
+	return d.Conn(ctx, func(c *lite.Conn) error {
+		return untilDone(ctx, c, func() error { return Check(c, sql) })
+	})
 }
 
-func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, opt query.Options, sink query.Sink, sum *query.Summary, g *gate) error {
-	timeout := opt.Timeout
-	if timeout <= 0 {
-		timeout = 1<<63 - 1
-	}
-	stop := c.InterruptAfter(timeout, ctx)
+// run steps stmt, prepared on c under the deadline's interrupter (stop,
+// which run ends) of timeout.
+func run(ctx context.Context, c *lite.Conn, stmt *lite.Stmt, stop func() bool, timeout time.Duration, sink query.Sink, sum *query.Summary, g *gate, opt query.Options) error {
 	defer stop()
 	// An interrupt reaches a running statement only, and a cancellation's
 	// arrives on its own goroutine: a short statement would finish first.
@@ -265,8 +277,21 @@ func stepError(ctx context.Context, err error, fired bool, timeout time.Duration
 	return sqlError(le.Msg, le.Code)
 }
 
+// interrupted is the error of a statement whose preparation failed once
+// its interrupter (of timeout) had fired: a cancellation or the deadline.
+func interrupted(ctx context.Context, err error, timeout time.Duration) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("query cancelled: %w", ctx.Err())
+	}
+	var se *guard.SQLError
+	if errors.As(err, &se) && se.Code == lite.CodeInterrupt {
+		return deadlineError(timeout)
+	}
+	return err
+}
+
 func deadlineError(timeout time.Duration) error {
-	return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+	return query.DeadlineError(timeout)
 }
 
 // kindOf maps SQLite's fundamental datatype to a storage class.

@@ -128,15 +128,12 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		d.warnings = append(d.warnings, warn)
 	}
 	d.uri = d.uriFor(p)
-	// Prove it is a database we can read.
+	// Prove it is a database we can read. This first statement reads
+	// the whole schema, parsing every CREATE statement in it, which takes
+	// seconds for tens of thousands of tables: it is interrupted when ctx
+	// ends, so that opening keeps the caller's deadline.
 	err = d.Conn(ctx, func(c *lite.Conn) error {
-		stmt, err := Prepare(c, "SELECT count(*) FROM sqlite_schema")
-		if err != nil {
-			return err
-		}
-		defer stmt.Finalize()
-		_, err = stmt.Step()
-		return err
+		return untilDone(ctx, c, func() error { return readSchema(c) })
 	})
 	if err != nil {
 		d.Close()
@@ -146,6 +143,29 @@ func Open(ctx context.Context, path string, opt engine.Options) (*Engine, error)
 		return nil, fmt.Errorf("open database %s: %w", file, err)
 	}
 	return d, nil
+}
+
+// untilDone runs fn, which uses c, interrupting it when ctx ends: its
+// error is then ctx's.
+func untilDone(ctx context.Context, c *lite.Conn, fn func() error) error {
+	stop := c.InterruptAfter(1<<63-1, ctx)
+	err := fn()
+	if stop() && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// readSchema makes c read the database's schema, as its first statement
+// does, and fails when the file is not a database it can read.
+func readSchema(c *lite.Conn) error {
+	stmt, err := Prepare(c, "SELECT count(*) FROM sqlite_schema")
+	if err != nil {
+		return err
+	}
+	defer stmt.Finalize()
+	_, err = stmt.Step()
+	return err
 }
 
 // OpenEngine is Open as an engine.Opener.
