@@ -16,7 +16,7 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	fs, rf := newReportFlags("explain")
 	sqlFlag := fs.String("sql", "", "the statement (or give it as the argument; - reads stdin)")
 	analyze := fs.Bool("analyze", false, "run the statement once, read-only and under --timeout, to report what each step actually did (rows, time)")
-	timeout := fs.Duration("timeout", query.DefaultTimeout, "with --analyze: stop the statement after this long")
+	timeout := fs.Duration("timeout", query.DefaultTimeout, "stop after this long, opening the database included (with --analyze the statement runs under it)")
 	pos, err := rf.parse(fs, args)
 	if err != nil {
 		return err
@@ -28,23 +28,27 @@ func runExplain(ctx context.Context, args []string, s *streams) error {
 	if strings.TrimSpace(sql) == "" {
 		return usagef("explain: give the statement to explain, e.g. tablewise explain \"SELECT * FROM orders WHERE status = 'shipped'\"")
 	}
-	d, err := s.openDB(ctx, rf.dbPath)
+	if *timeout <= 0 {
+		return usagef("explain: --timeout must be more than 0 (the statement runs under it with --analyze)")
+	}
+	d, opt, err := s.openWithin(ctx, rf.dbPath, *timeout)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if *timeout <= 0 {
-		return usagef("explain: --timeout must be more than 0 (the statement runs under it with --analyze)")
-	}
+	// The plan and its notes (which read the catalog) come within what is
+	// left of the deadline too.
+	ectx, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
 	explain := d.Explain
 	if *analyze {
 		explain = func(ctx context.Context, sql string) (*engine.Plan, error) {
-			return d.ExplainAnalyze(ctx, sql, *timeout)
+			return d.ExplainAnalyze(ctx, sql, opt.Timeout)
 		}
 	}
-	p, err := explain(ctx, sql)
+	p, err := explain(ectx, sql)
 	if err != nil {
-		return err
+		return overdue(ctx, err, *timeout)
 	}
 	return rf.write(s, p)
 }

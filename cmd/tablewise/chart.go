@@ -40,7 +40,7 @@ func runChart(ctx context.Context, args []string, s *streams) error {
 	fs.BoolVar(&o.other, "other", false, "add up the categories beyond the 25 largest bars in an \"other\" bar (default: leave them out, and say how many)")
 	fs.IntVar(&o.width, "width", charts.DefaultWidth, "image width in pixels")
 	fs.IntVar(&o.height, "height", charts.DefaultHeight, "image height in pixels")
-	fs.DurationVar(&o.timeout, "timeout", query.DefaultTimeout, "deadline for the query and for drawing")
+	fs.DurationVar(&o.timeout, "timeout", query.DefaultTimeout, "deadline for opening the database and the query, and again for drawing")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func runChart(ctx context.Context, args []string, s *streams) error {
 }
 
 func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
-	d, err := s.openDB(ctx, o.dbPath)
+	d, q, err := s.openWithin(ctx, o.dbPath, o.timeout)
 	if err != nil {
 		return err
 	}
@@ -80,9 +80,10 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 	if o.out != "-" && charts.FormatFor(o.out) == "" {
 		return usagef("chart: --out %s: charts are written as PNG or JPEG; name the file .png, .jpg or .jpeg", o.out)
 	}
-	res, err := query.Collect(ctx, d, o.sql, query.Options{MaxRows: chartspec.MaxRows, MaxBytes: 256 << 20, Timeout: o.timeout})
+	q.MaxRows, q.MaxBytes = chartspec.MaxRows, 256<<20
+	res, err := query.Collect(ctx, d, o.sql, q)
 	if err != nil {
-		return err
+		return overdue(ctx, err, o.timeout)
 	}
 	spec, _, err := chartspec.Complete(o.spec, res.Columns, res.Rows)
 	if err != nil {

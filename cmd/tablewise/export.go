@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
@@ -28,7 +29,7 @@ func runExport(ctx context.Context, args []string, s *streams) error {
 	fs.StringVar(&o.out, "out", "", "output file, or - for stdout")
 	fs.StringVar(&o.format, "format", "", "csv, json, jsonl or markdown (default: from the --out extension — .json, .jsonl, .md — else csv)")
 	fs.BoolVar(&o.raw, "raw", false, "CSV: do not guard cells that start like a spreadsheet formula")
-	fs.DurationVar(&o.timeout, "timeout", 0, "stop after this long (default: no limit)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop after this long, opening the database included (default: no limit)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -43,13 +44,22 @@ func runExport(ctx context.Context, args []string, s *streams) error {
 }
 
 func exportCmd(ctx context.Context, o exportOptions, s *streams) error {
-	d, err := s.openDB(ctx, o.dbPath)
+	// --timeout 0 is no limit; any other deadline counts from now,
+	// opening the database included.
+	var d *db.DB
+	var q query.Options
+	var err error
+	if o.timeout > 0 {
+		d, q, err = s.openWithin(ctx, o.dbPath, o.timeout)
+	} else {
+		d, err = s.openDB(ctx, o.dbPath)
+	}
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	var p export.Progress
-	opt := export.RunOptions{Format: o.format, Options: export.Options{Raw: o.raw}, Query: query.Options{Timeout: o.timeout}, Progress: &p}
+	opt := export.RunOptions{Format: o.format, Options: export.Options{Raw: o.raw}, Query: q, Progress: &p}
 	stopProgress := func() {}
 	if s.errTTY {
 		stopProgress = showProgress(s.err, &p)
@@ -64,7 +74,7 @@ func exportCmd(ctx context.Context, o exportOptions, s *streams) error {
 	}
 	stopProgress()
 	if err != nil {
-		return err
+		return overdue(ctx, err, o.timeout)
 	}
 	if s.errTTY || o.out != "-" {
 		fmt.Fprintf(s.err, "exported %s (%s) to %s in %s\n", format.Plural(int64(sum.RowCount), "row"), format.Bytes(p.Bytes.Load()), o.out, time.Since(start).Round(time.Millisecond))

@@ -30,7 +30,7 @@ func runSQL(ctx context.Context, args []string, s *streams) error {
 	dbFlag(fs, &o.dbPath)
 	fs.StringVar(&o.format, "format", "", "output format: table, csv, json, jsonl, markdown (default: table on a terminal, csv otherwise)")
 	fs.IntVar(&o.maxRows, "max-rows", query.DefaultMaxRows, "stop after this many rows (0: no limit)")
-	fs.DurationVar(&o.timeout, "timeout", query.DefaultTimeout, "stop the statement after this long")
+	fs.DurationVar(&o.timeout, "timeout", query.DefaultTimeout, "stop after this long, opening the database included")
 	fs.BoolVar(&o.raw, "raw", false, "CSV: do not guard cells that start like a spreadsheet formula")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
