@@ -408,7 +408,7 @@ func (s *stopper) err() error {
 }
 
 func deadlineError(timeout time.Duration) error {
-	return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+	return query.DeadlineError(timeout)
 }
 
 // stream runs the vetted statement and feeds its rows to sink.

@@ -535,7 +535,7 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 		return err
 	}
 	deadline := func() error {
-		return &query.LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+		return query.DeadlineError(timeout)
 	}
 	if ended := engine.Ended(ctx); ended != nil {
 		return fmt.Errorf("query cancelled: %w", ended)
