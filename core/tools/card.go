@@ -57,8 +57,9 @@ func SchemaCard(dl engine.Dialect, t *catalog.Table) string {
 		b.WriteByte(')')
 	}
 	b.WriteString(") ")
-	if t.Kind == "view" {
-		b.WriteString("view, ")
+	if t.Kind != "" && t.Kind != "table" {
+		b.WriteString(t.Kind)
+		b.WriteString(", ")
 	}
 	b.WriteString(format.RowCount(t.RowCount, t.RowCountEstimated))
 	tc := t.Comment

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/core/catalog"
 )
 
 func TestSchemaTextFixtureGolden(t *testing.T) {
@@ -77,4 +78,18 @@ func TestDocs(t *testing.T) {
 		assert.Greater(t, len(d.Description), 80, "%s: say when to use it", name)
 	}
 	assert.Equal(t, Doc{}, DocFor("nope"))
+}
+
+// A card says what a relation is when it is not a plain table: a
+// materialized view or a virtual table (FTS5, R*Tree) is queried as a
+// table is, but the model should know it is not one (a virtual table
+// answers MATCH, a materialized view may be stale).
+func TestSchemaCardKinds(t *testing.T) {
+	dl := openSample(t).Dialect()
+	for _, kind := range []string{"view", "materialized view", catalog.VirtualTable} {
+		card := SchemaCard(dl, &catalog.Table{Name: "docs", Kind: kind, Columns: []catalog.Column{{Name: "body", Type: "TEXT"}}, RowCount: 3})
+		assert.Contains(t, card, ") "+kind+", 3 rows", kind)
+	}
+	card := SchemaCard(dl, &catalog.Table{Name: "docs", Kind: "table", Columns: []catalog.Column{{Name: "body", Type: "TEXT"}}, RowCount: 3})
+	assert.Contains(t, card, ") 3 rows", card)
 }
