@@ -281,7 +281,7 @@ func (e *Engine) knownNow(ctx context.Context) (*known, error) {
 func (e *Engine) runOwn(ctx context.Context, sqlText string, opt query.Options, row func(query.Cursor)) (*query.Summary, error) {
 	sum := &query.Summary{SQL: sqlText}
 	if opt.Timeout <= 0 {
-		return sum, deadlineError(opt.Timeout)
+		return sum, query.DeadlineError(opt.Timeout)
 	}
 	err := e.withTx(ctx, opt.Timeout, func(c *conn, s *stopper) error {
 		if err := e.vetOn(ctx, c, s, sqlText); err != nil {

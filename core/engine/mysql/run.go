@@ -402,13 +402,9 @@ func (s *stopper) err() error {
 	case "cancel":
 		return fmt.Errorf("query cancelled: %w", s.ctx.Err())
 	case "deadline":
-		return deadlineError(s.timeout)
+		return query.DeadlineError(s.timeout)
 	}
 	return nil
-}
-
-func deadlineError(timeout time.Duration) error {
-	return query.DeadlineError(timeout)
 }
 
 // stream runs the vetted statement and feeds its rows to sink.
@@ -469,7 +465,7 @@ func (e *Engine) stream(c *conn, s *stopper, sqlText string, opt query.Options, 
 		return e.runError(s, err)
 	}
 	if s.overdue() {
-		return deadlineError(s.timeout)
+		return query.DeadlineError(s.timeout)
 	}
 	return nil
 }
@@ -506,7 +502,7 @@ func (e *Engine) runError(s *stopper, err error) error {
 	if errors.As(err, &me) {
 		switch me.Number {
 		case 1969, 3024: // max_statement_time (MariaDB), max_execution_time (MySQL)
-			return deadlineError(s.timeout)
+			return query.DeadlineError(s.timeout)
 		case 1317: // interrupted: by the stopper's KILL QUERY
 			if s.stopped() {
 				return s.err()

@@ -534,23 +534,20 @@ func mapError(ctx context.Context, err error, timeout, elapsed time.Duration) er
 	if errors.As(err, &rej) || errors.As(err, &sqlErr) || errors.Is(err, guard.ErrEmpty) || errors.Is(err, engine.ErrUnavailable) {
 		return err
 	}
-	deadline := func() error {
-		return query.DeadlineError(timeout)
-	}
 	if ended := engine.Ended(ctx); ended != nil {
 		return fmt.Errorf("query cancelled: %w", ended)
 	}
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) {
 		if timeout > 0 && elapsed >= timeout && (errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err)) {
-			return deadline()
+			return query.DeadlineError(timeout)
 		}
 		return err
 	}
 	switch pe.Code {
 	case "57014": // query_canceled: statement_timeout or our cancel request
 		if timeout > 0 {
-			return deadline()
+			return query.DeadlineError(timeout)
 		}
 		return fmt.Errorf("query cancelled: %s", pe.Message)
 	case "55P03": // lock_not_available: noLockWait

@@ -91,7 +91,7 @@ func (d *Engine) run(ctx context.Context, sql string, opt query.Options, sink qu
 	case ctx.Err() != nil:
 		return fmt.Errorf("query cancelled: %w", ctx.Err())
 	}
-	return deadlineError(opt.Timeout)
+	return query.DeadlineError(opt.Timeout)
 }
 
 // stepAside runs step on a goroutine of its own, counted in stepping, and
@@ -267,7 +267,7 @@ func stepError(ctx context.Context, err error, fired bool, timeout time.Duration
 			return fmt.Errorf("query cancelled: %w", ctx.Err())
 		}
 		if fired {
-			return deadlineError(timeout)
+			return query.DeadlineError(timeout)
 		}
 	case lite.CodeNoMem:
 		return &query.LimitError{Kind: "memory", Msg: "query stopped: it needed more memory than the limit allows", Hint: "aggregate or filter more, or add a LIMIT"}
@@ -285,13 +285,9 @@ func interrupted(ctx context.Context, err error, timeout time.Duration) error {
 	}
 	var se *guard.SQLError
 	if errors.As(err, &se) && se.Code == lite.CodeInterrupt {
-		return deadlineError(timeout)
+		return query.DeadlineError(timeout)
 	}
 	return err
-}
-
-func deadlineError(timeout time.Duration) error {
-	return query.DeadlineError(timeout)
 }
 
 // kindOf maps SQLite's fundamental datatype to a storage class.
