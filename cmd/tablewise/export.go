@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/query"
@@ -44,16 +43,7 @@ func runExport(ctx context.Context, args []string, s *streams) error {
 }
 
 func exportCmd(ctx context.Context, o exportOptions, s *streams) error {
-	// --timeout 0 is no limit; any other deadline counts from now,
-	// opening the database included.
-	var d *db.DB
-	var q query.Options
-	var err error
-	if o.timeout > 0 {
-		d, q, err = s.openWithin(ctx, o.dbPath, o.timeout)
-	} else {
-		d, err = s.openDB(ctx, o.dbPath)
-	}
+	d, q, err := s.openWithin(ctx, o.dbPath, o.timeout)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tablewise/tablewise/core/ask"
 	"github.com/tablewise/tablewise/core/catalog"
@@ -20,6 +21,7 @@ import (
 	"github.com/tablewise/tablewise/core/fault"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
+	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/data"
 )
 
@@ -260,6 +262,43 @@ func (s *streams) openDB(ctx context.Context, path string) (*db.DB, error) {
 		fmt.Fprintln(s.err, "warning: "+w)
 	}
 	return d, nil
+}
+
+// openWithin opens path as openDB does, under a deadline of timeout from
+// now (none when timeout is 0 or less), and returns the query options
+// whose Timeout is what is left of it. The deadline is absolute: opening
+// a database reads its whole schema, which takes seconds for tens of
+// thousands of tables, and that counts against the user's --timeout as
+// the statement does.
+func (s *streams) openWithin(ctx context.Context, path string, timeout time.Duration) (*db.DB, query.Options, error) {
+	if timeout <= 0 {
+		d, err := s.openDB(ctx, path)
+		return d, query.Options{}, err
+	}
+	deadline := time.Now().Add(timeout)
+	octx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	d, err := s.openDB(octx, path)
+	if err != nil {
+		return nil, query.Options{}, overdue(ctx, err, timeout)
+	}
+	left := time.Until(deadline)
+	if left <= 0 {
+		d.Close()
+		return nil, query.Options{}, query.DeadlineError(timeout)
+	}
+	return d, query.Options{Timeout: left}, nil
+}
+
+// overdue words an error that the deadline of timeout ended — while the
+// database opened, or the statement ran under what was left of it — as
+// the statement's deadline error, naming the deadline the user gave. A
+// cancellation of ctx, and any other error, is returned as it is.
+func overdue(ctx context.Context, err error, timeout time.Duration) error {
+	if ctx.Err() == nil && (errors.Is(err, query.ErrDeadline) || errors.Is(err, context.DeadlineExceeded)) {
+		return query.DeadlineError(timeout)
+	}
+	return err
 }
 
 // openCatalog opens the database at path and reads its catalog. The

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/dotcmd"
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/format"
@@ -185,36 +183,4 @@ func sqlCmd(ctx context.Context, o sqlOptions, s *streams) error {
 		fmt.Fprintf(s.err, "note: stopped at %d rows (%s limit); more exist (raise --max-rows, or use tablewise export)\n", sum.RowCount, sum.TruncatedBy)
 	}
 	return nil
-}
-
-// openWithin opens path as openDB does, under a deadline of timeout from
-// now, and returns the query options whose Timeout is what is left of
-// it. The deadline is absolute: opening a database reads its whole
-// schema, which takes seconds for tens of thousands of tables, and that
-// counts against the user's --timeout as the statement does.
-func (s *streams) openWithin(ctx context.Context, path string, timeout time.Duration) (*db.DB, query.Options, error) {
-	deadline := time.Now().Add(timeout)
-	octx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	d, err := s.openDB(octx, path)
-	if err != nil {
-		return nil, query.Options{}, overdue(ctx, err, timeout)
-	}
-	left := time.Until(deadline)
-	if left <= 0 {
-		d.Close()
-		return nil, query.Options{}, query.DeadlineError(timeout)
-	}
-	return d, query.Options{Timeout: left}, nil
-}
-
-// overdue words an error that the deadline of timeout ended — while the
-// database opened, or the statement ran under what was left of it — as
-// the statement's deadline error, naming the deadline the user gave. A
-// cancellation of ctx, and any other error, is returned as it is.
-func overdue(ctx context.Context, err error, timeout time.Duration) error {
-	if ctx.Err() == nil && (errors.Is(err, query.ErrDeadline) || errors.Is(err, context.DeadlineExceeded)) {
-		return query.DeadlineError(timeout)
-	}
-	return err
 }
