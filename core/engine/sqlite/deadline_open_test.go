@@ -52,7 +52,7 @@ func TestOpenKeepsTheDeadline(t *testing.T) {
 func TestRunDeadlineCoversPrepare(t *testing.T) {
 	const timeout = 50 * time.Millisecond
 	err := onNewConn(t, timeout, func(_ context.Context, d *sqlite.Engine) error {
-		_, err := d.Run(context.Background(), "SELECT 1", query.Options{Timeout: timeout}, discard{})
+		_, err := d.Run(context.Background(), "SELECT 1", query.Options{Timeout: timeout}, sinkFunc(func(query.Cursor) {}))
 		return err
 	})
 	var le *query.LimitError
@@ -94,8 +94,3 @@ func onNewConn(t *testing.T, timeout time.Duration, fn func(context.Context, *sq
 		return err
 	})
 }
-
-type discard struct{}
-
-func (discard) Begin([]query.Column) error { return nil }
-func (discard) Row(query.Cursor) error     { return nil }

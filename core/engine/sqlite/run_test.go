@@ -19,7 +19,13 @@ import (
 
 func open(t testing.TB) *sqlite.Engine {
 	t.Helper()
-	d, err := sqlite.Open(context.Background(), testdb.Fixture(t), engine.Options{})
+	return openAt(t, testdb.Fixture(t))
+}
+
+// openAt opens the database at path, closed when the test ends.
+func openAt(t testing.TB, path string) *sqlite.Engine {
+	t.Helper()
+	d, err := sqlite.Open(context.Background(), path, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite"
 	"github.com/tablewise/tablewise/core/testdb"
 )
@@ -54,12 +53,7 @@ func TestCatalogVirtualTables(t *testing.T) {
 	if tb := cat.Table("notes"); tb == nil || tb.Kind != "table" {
 		t.Errorf("notes: %+v, want a table", tb)
 	}
-	d, err := sqlite.Open(context.Background(), path, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	names, err := d.Names(context.Background())
+	names, err := openAt(t, path).Names(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
