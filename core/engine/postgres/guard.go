@@ -812,7 +812,8 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // the output and send functions of the database's own types ('u'), and,
 // for every type that converting a value to, or printing one, runs a
 // type's input, output or modifier function of the database's own, that
-// function ('t': a modifier's runs while mt(5) is parsed), or runs a
+// function ('t': a modifier's runs while mt(5) is parsed; so does a
+// range's bound comparison, rangeBounds), or runs a
 // domain's CHECK constraints, the functions they call: those their
 // stored tree names (never printed: printing a constant runs its type's
 // output function), and those of the database's own they depend on,
@@ -854,6 +855,8 @@ UNION ALL
 	SELECT t.oid, 't', p.oid FROM pg_catalog.pg_type t
 	JOIN pg_catalog.pg_proc p ON p.oid IN (t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout)
 	WHERE t.oid >= 16384 AND p.oid >= 16384
+UNION ALL
+	` + rangeBounds + `
 UNION
 	` + heldStep + `
 )
@@ -885,6 +888,17 @@ const holds = `holds(part, whole) AS (
 	UNION ALL SELECT rngsubtype, rngtypid FROM pg_catalog.pg_range
 	UNION ALL SELECT rngtypid, rngmultitypid FROM pg_catalog.pg_range
 )`
+
+// rangeBounds are rows of a CTE held(typ, kind, x): every range type
+// ('t') with the functions of its subtype_opclass's family, of the
+// database's own or in a family of its own. The range compares its bounds
+// with that class's comparison function, which need not be the
+// subtype's default class's ('p' does not cover it): reading '[a,b]' as
+// the range (at Parse), its constructor, and comparing, sorting or
+// grouping its values run it.
+const rangeBounds = `SELECT rg.rngtypid, 't', f.fn FROM pg_catalog.pg_range rg
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = rg.rngsubopc JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
+	WHERE oc.oid >= 16384 OR f.fn >= 16384`
 
 // heldStep is the recursive step of a CTE held(typ, kind, x) over types
 // (with holds before it): from a type, the types that hold it, with the
@@ -921,8 +935,9 @@ const operatorFunctions = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.o
 // and inheritance children it holds, however deep; and every output or
 // send function of the database's own that printing its columns' values
 // runs (held: a column of a type whose output function is
-// pg_read_file's code read the file each value names), also for a
-// constant of such a type in its expressions (EXPLAIN VERBOSE prints
+// pg_read_file's code read the file each value names), and every
+// function that comparing a range's bounds runs (rangeBounds), also for
+// a constant of such a type in its expressions (EXPLAIN VERBOSE prints
 // it). A materialized
 // view's definition does not run when it is read. pg_depend records no
 // dependency on what the server ships (pinned objects): the server's
@@ -935,6 +950,8 @@ const localViewsSQL = `WITH RECURSIVE views AS (
 ), ` + holds + `, held(typ, kind, x) AS (
 	SELECT t.oid, 'o', p.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_proc p ON p.oid IN (t.typoutput, t.typsend)
 	WHERE t.oid >= 16384 AND p.oid >= 16384
+UNION ALL
+	` + rangeBounds + `
 UNION
 	` + heldStep + `
 ), edges(child, parent) AS (

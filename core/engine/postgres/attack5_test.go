@@ -1,0 +1,39 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/tablewise/tablewise/core/testdb/servers"
+)
+
+// TestRangeSubtypeOpclassRunsNothing: a range type compares its bounds
+// with the comparison function of its subtype_opclass, which need not be
+// the subtype's default operator class: reading the literal '[a,b]' as
+// the range (at Parse, before any plan), building one with its
+// constructor, and comparing or sorting a column of it run that function.
+// A range over text whose operator class's FUNCTION 1 was the database's
+// own code ran it for SELECT '[a,b]'::span_t, and for a comparison with
+// a column of that type that never names it (the literal takes the
+// column's type). Here it ends another session.
+func TestRangeSubtypeOpclassRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION span_cmp(text, text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN bttextcmp($1, $2); END $$`)
+	exec(t, a, `CREATE OPERATOR CLASS span_ops FOR TYPE text USING btree AS
+		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 span_cmp(text, text)`)
+	// Made before the function ends anything: the table's values are
+	// built with it.
+	exec(t, a, `CREATE TYPE span_t AS RANGE (subtype = text, subtype_opclass = span_ops, multirange_type_name = spans_t)`)
+	exec(t, a, `CREATE TABLE text_spans AS SELECT span_t(g::text, g::text || 'z') AS r FROM generate_series(1, 20) g`)
+	exec(t, a, `CREATE VIEW over_text_spans AS SELECT r FROM text_spans`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "span_cmp",
+		`SELECT '[a,b]'::span_t AS r`,
+		`SELECT span_t('a', 'b') AS r`,
+		`SELECT '{[a,b]}'::spans_t AS r`,
+		`SELECT count(*) FROM text_spans WHERE r = '[1,1z)'`,
+		`SELECT r FROM text_spans ORDER BY r`,
+		`SELECT count(*) FROM over_text_spans WHERE r = '[1,1z)'`)
+}
