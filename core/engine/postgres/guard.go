@@ -890,15 +890,15 @@ const holds = `holds(part, whole) AS (
 )`
 
 // rangeBounds are rows of a CTE held(typ, kind, x): every range type
-// ('t') with the functions of its subtype_opclass's family, of the
-// database's own or in a family of its own. The range compares its bounds
+// ('t') with the support functions of its subtype_opclass's family, of
+// the database's own or in a class of its own. The range compares its bounds
 // with that class's comparison function, which need not be the
 // subtype's default class's ('p' does not cover it): reading '[a,b]' as
 // the range (at Parse), its constructor, and comparing, sorting or
 // grouping its values run it.
-const rangeBounds = `SELECT rg.rngtypid, 't', f.fn FROM pg_catalog.pg_range rg
-	JOIN pg_catalog.pg_opclass oc ON oc.oid = rg.rngsubopc JOIN ` + familyFunctions + ` ON f.family = oc.opcfamily
-	WHERE oc.oid >= 16384 OR f.fn >= 16384`
+const rangeBounds = `SELECT rg.rngtypid, 't', pr.amproc::oid FROM pg_catalog.pg_range rg
+	JOIN pg_catalog.pg_opclass oc ON oc.oid = rg.rngsubopc JOIN pg_catalog.pg_amproc pr ON pr.amprocfamily = oc.opcfamily
+	WHERE oc.oid >= 16384 OR pr.amproc::oid >= 16384`
 
 // heldStep is the recursive step of a CTE held(typ, kind, x) over types
 // (with holds before it): from a type, the types that hold it, with the
