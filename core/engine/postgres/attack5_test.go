@@ -1,8 +1,10 @@
 package postgres_test
 
 import (
+	"context"
 	"testing"
 
+	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
 
@@ -36,4 +38,45 @@ func TestRangeSubtypeOpclassRunsNothing(t *testing.T) {
 		`SELECT count(*) FROM text_spans WHERE r = '[1,1z)'`,
 		`SELECT r FROM text_spans ORDER BY r`,
 		`SELECT count(*) FROM over_text_spans WHERE r = '[1,1z)'`)
+}
+
+// TestOperatorFamilyOfAnOperatorRunsNothing: sorting by an operator
+// (ORDER BY x USING <<<) compares with the comparison function of the
+// btree operator family that holds it, not with the operator's own
+// function, and a hash join on an operator hashes with its hash
+// family's function. An operator of the database's own whose function
+// was the server's text_lt, in an operator class (not a default one)
+// whose FUNCTION 1 was the database's own code, ran that code for
+// SELECT … ORDER BY n USING <<<. Here it ends another session.
+func TestOperatorFamilyOfAnOperatorRunsNothing(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE FUNCTION name_cmp(text, text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN bttextcmp($1, $2); END $$`)
+	exec(t, a, `CREATE FUNCTION name_hash(text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		`+endVictim+` RETURN hashtext($1); END $$`)
+	exec(t, a, `CREATE OPERATOR <<< (LEFTARG = text, RIGHTARG = text, FUNCTION = text_lt)`)
+	exec(t, a, `CREATE OPERATOR >>> (LEFTARG = text, RIGHTARG = text, FUNCTION = text_gt)`)
+	exec(t, a, `CREATE OPERATOR === (LEFTARG = text, RIGHTARG = text, FUNCTION = texteq, HASHES)`)
+	exec(t, a, `CREATE OPERATOR CLASS name_ops FOR TYPE text USING btree AS
+		OPERATOR 1 <<<, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >>>, FUNCTION 1 name_cmp(text, text)`)
+	exec(t, a, `CREATE OPERATOR CLASS name_hash_ops FOR TYPE text USING hash AS OPERATOR 1 ===, FUNCTION 1 name_hash(text)`)
+	exec(t, a, `CREATE VIEW sorted_names AS SELECT "Name" FROM "Genre" ORDER BY "Name" USING <<<`)
+	victim := victimSession(t, url)
+	e := open(t, url)
+	refusedNaming(t, e, victim, "name_cmp",
+		`SELECT "Name" FROM "Genre" ORDER BY "Name" USING <<<`,
+		`SELECT "Name" FROM "Genre" ORDER BY "Name" USING >>>`,
+		`SELECT * FROM sorted_names`)
+	refusedNaming(t, e, victim, "name_hash",
+		`SELECT count(*) FROM "Genre" g JOIN "Genre" h ON g."Name" === h."Name"`)
+	// The server's own operators in that class still sort and compare
+	// with the server's text_ops.
+	res, err := query.Collect(context.Background(), e, `SELECT "Name" FROM "Genre" WHERE "Name" >= 'R' ORDER BY "Name" USING < LIMIT 1`, query.Options{MaxRows: 5, Timeout: 5e9})
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "R&B/Soul" {
+		t.Errorf("ORDER BY … USING <: %v %v", res, err)
+	}
+	if err := sessionErr(victim); err != nil {
+		t.Fatalf("the other session was ended: %v", err)
+	}
 }

@@ -906,10 +906,12 @@ const rangeBounds = `SELECT rg.rngtypid, 't', pr.amproc::oid FROM pg_catalog.pg_
 const heldStep = `SELECT e.whole, h.kind, h.x FROM held h JOIN holds e ON e.part = h.typ`
 
 // familyFunctions are the functions of operator families: support
-// functions and the operators' functions.
+// functions and the operators' functions (not the support functions of
+// the other families that hold those operators).
 const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
 	UNION ALL SELECT a.amopfamily, of.fn FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
-	` + operatorFunctions + `) f(family, fn)`
+	` + operatorPlaces + `
+	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true) f(family, fn)`
 
 // operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
 // functions the planner or the executor calls for it, as of(fn): its own
@@ -919,10 +921,25 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // condition whose column is on the right, 5 ### a, is estimated with
 // it, on the column's histogram) and its negator (NOT (a ### 5) becomes
 // a condition on it), and theirs in turn (one row of NULL when o is
-// NULL).
-const operatorFunctions = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.oid, o.oprcom, o.oprnegate)
-	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid IN (o1.oid, o1.oprcom, o1.oprnegate)
-	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true`
+// NULL); and the support functions of the operator family, per access
+// method, that the server takes for each of these: sorting by an
+// operator (ORDER BY x USING <<<, a merge join) compares with its btree
+// family's comparison function, not with the operator's own, a hash
+// join or a hashed IN hashes with its hash family's function, a window's
+// RANGE frame runs its family's in_range function. The server takes the
+// first family (the lowest oid) that holds the operator: the server's
+// own operators sort and hash with the server's families, whatever
+// family of the database's own also holds them.
+const operatorFunctions = operatorPlaces + `
+	LEFT JOIN LATERAL (SELECT pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid])
+		UNION ALL SELECT pr.amproc::oid FROM pg_catalog.pg_amop fa JOIN pg_catalog.pg_amproc pr ON pr.amprocfamily = fa.amopfamily
+		WHERE fa.amopopr = o2.oid AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_amop fb
+			WHERE fb.amopopr = o2.oid AND fb.amopmethod = fa.amopmethod AND fb.amopfamily < fa.amopfamily)) AS of(fn) ON true`
+
+// operatorPlaces joins, to an operator o, the operators the planner may
+// put in its place (operatorFunctions), as o2.
+const operatorPlaces = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.oid, o.oprcom, o.oprnegate)
+	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid IN (o1.oid, o1.oprcom, o1.oprnegate)`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
