@@ -2,8 +2,11 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
 )
@@ -78,5 +81,64 @@ func TestOperatorFamilyOfAnOperatorRunsNothing(t *testing.T) {
 	}
 	if err := sessionErr(victim); err != nil {
 		t.Fatalf("the other session was ended: %v", err)
+	}
+}
+
+// TestParseRunsNothingNewerThanGuard: reading a literal as a type
+// happens at the statement's Parse, before the check that what the guard
+// knows is what the database holds (which comes before the statement is
+// planned): a type modifier's function ('1'::mt(5)) and a range's bound
+// comparison ('[a,b]'::span_t) run there. Made after the guard read the
+// database's objects, either ran the database's own code for a statement
+// the guard passed with what it knew; so did a type modifier's function
+// replaced (ALTER TYPE … SET) after a verdict was made for the statement.
+// Here it ends another session.
+func TestParseRunsNothingNewerThanGuard(t *testing.T) {
+	for _, tc := range []struct {
+		name, sql string
+		verdict   bool // mt is made first, and a verdict for sql
+		change    func(a *pgx.Conn)
+	}{
+		{"type modifier", `SELECT '1'::mt(5) AS v`, false, func(a *pgx.Conn) {
+			exec(t, a, `CREATE FUNCTION mt_typmod(cstring[]) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+				IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN 1; END $$`)
+			baseType(t, a, "mt", "int4in", "int4out", "TYPMOD_IN = mt_typmod, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4")
+		}},
+		{"range", `SELECT '[a,b]'::span_t AS v`, false, func(a *pgx.Conn) {
+			exec(t, a, `CREATE FUNCTION span_cmp(text, text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+				IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN bttextcmp($1, $2); END $$`)
+			exec(t, a, `CREATE OPERATOR CLASS span_ops FOR TYPE text USING btree AS
+				OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 span_cmp(text, text)`)
+			exec(t, a, `CREATE TYPE span_t AS RANGE (subtype = text, subtype_opclass = span_ops)`)
+		}},
+		{"type modifier after a verdict", `SELECT '1'::mt(5) AS v`, true, func(a *pgx.Conn) {
+			exec(t, a, `CREATE FUNCTION mt_typmod(cstring[]) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+				IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN 1; END $$`)
+			exec(t, a, `ALTER TYPE mt SET (TYPMOD_IN = mt_typmod)`)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := servers.Postgres(t)
+			a := admin(t, url)
+			if tc.verdict {
+				exec(t, a, `CREATE FUNCTION mt_plain(cstring[]) RETURNS int IMMUTABLE STRICT LANGUAGE internal AS 'bittypmodin'`)
+				baseType(t, a, "mt", "int4in", "int4out", "TYPMOD_IN = mt_plain, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4")
+			}
+			victim := victimSession(t, url)
+			e := openOne(t, url)
+			if tc.verdict {
+				verdictMade(t, e, tc.sql)
+			} else if _, err := collect(t, e, `SELECT 1 AS v`); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(a)
+			alive(t, victim, "before the statement")
+			_, err := collect(t, e, tc.sql)
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) || rej.Hint == "" {
+				t.Errorf("%s: %v, want a refusal with a hint", tc.sql, err)
+			}
+			alive(t, victim, tc.sql)
+		})
 	}
 }

@@ -21,7 +21,11 @@ import (
 // the guard knows is still what the database holds: after the
 // statement's Parse (which takes the locks on what it reads until the
 // transaction ends, and fixes which functions and operators it names),
-// before its EXPLAIN. The check raises an error when it fails (the
+// before its EXPLAIN. The same check comes before the Parse too: reading
+// a literal as a type runs that type's code of the database's own there
+// (a type modifier's function for '1'::mt(5), a range's bound comparison
+// for '[a,b]'::span_t), which a type made since the guard read them
+// would run unvetted. The check raises an error when it fails (the
 // server then skips the rest up to the Sync); the guard reads the
 // database's objects again and vets the statement anew.
 //
@@ -96,8 +100,12 @@ func (e *Engine) lockColumn() string {
 	if e.lockable {
 		return noLockWait
 	}
-	return "NULL AS tablewise_lock"
+	return lockUnset
 }
+
+// lockUnset is a check's lock column that sets nothing: the check before
+// a statement's Parse, which may wait for the locks it takes.
+const lockUnset = "NULL AS tablewise_lock"
 
 // staleRaise raises the check's error (a text that is not a number read
 // as one), with the state it saw as s; its type is text, as s's.
@@ -117,14 +125,15 @@ const (
 
 // freshSQL is the check of level f and its parameters for loc: it
 // answers the state now (or the print, where the server has no state),
-// raising staleRaise when loc is older than the database.
-func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) {
+// raising staleRaise when loc is older than the database, with lock
+// (lockColumn, or lockUnset) as its second column.
+func (e *Engine) freshSQL(f freshness, loc *local, lock string) (string, [][]byte, []uint32) {
 	check := func(same, from string, args ...[]byte) (string, [][]byte, []uint32) {
 		oids := make([]uint32, len(args))
 		for i := range oids {
 			oids[i] = pgtype.TextOID
 		}
-		return "SELECT CASE " + same + " ELSE " + staleRaise + " END AS " + freshColumn + ", " + e.lockColumn() + " FROM (" + from + ") AS now(s)", args, oids
+		return "SELECT CASE " + same + " ELSE " + staleRaise + " END AS " + freshColumn + ", " + lock + " FROM (" + from + ") AS now(s)", args, oids
 	}
 	state := []byte(*loc.state.Load())
 	switch {
@@ -138,9 +147,9 @@ func (e *Engine) freshSQL(f freshness, loc *local) (string, [][]byte, []uint32) 
 
 // freshLiteral is the check that loc is what the database holds (the
 // print when the state differs), its parameters written as literals, for
-// a simple query.
-func (e *Engine) freshLiteral(loc *local) string {
-	sql, args, _ := e.freshSQL(printCheck, loc)
+// a simple query; lock as in freshSQL.
+func (e *Engine) freshLiteral(loc *local, lock string) string {
+	sql, args, _ := e.freshSQL(printCheck, loc, lock)
 	for i := len(args); i >= 1; i-- {
 		sql = strings.ReplaceAll(sql, "$"+strconv.Itoa(i), quoteString(string(args[i-1])))
 	}

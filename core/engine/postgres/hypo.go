@@ -114,16 +114,31 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 				return err
 			}
 		}
-		// Parsed once, before the check of what the guard knows (which
+		// The check's failure: loc is older than the database.
+		stale := func(err error) error {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "22P02" {
+				e.expireLocal(loc)
+				return fmt.Errorf("%w during the index trial: try again", errStale)
+			}
+			return err
+		}
+		// Parsed once, between two checks of what the guard knows (the
+		// Parse runs the code of the types its literals are read as, and
 		// it must not be planned before: fresh.go), taking the locks on
 		// what it reads; planned again (DISCARD PLANS) with each
 		// hypothetical index, right after the check, in one round trip.
+		if e.printable {
+			if _, err := one(e.freshLiteral(loc, lockUnset)); err != nil {
+				return stale(err)
+			}
+		}
 		if _, err := c.Prepare(runCtx, trialName, before.SQL, nil); err != nil {
 			return err
 		}
 		explain := "; DISCARD PLANS; EXPLAIN (FORMAT JSON) EXECUTE " + trialName
 		if e.printable {
-			explain = e.freshLiteral(loc) + explain
+			explain = e.freshLiteral(loc, e.lockColumn()) + explain
 		} else {
 			explain = "SELECT " + e.lockColumn() + explain
 		}
@@ -140,12 +155,7 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 			name := string(row[0])
 			res, err := c.Exec(runCtx, explain).ReadAll()
 			if err != nil {
-				var pe *pgconn.PgError
-				if errors.As(err, &pe) && pe.Code == "22P02" {
-					e.expireLocal(loc)
-					return fmt.Errorf("%w during the index trial: try again", errStale)
-				}
-				return err
+				return stale(err)
 			}
 			if len(res) != 3 || len(res[2].Rows) != 1 {
 				return errors.New("the server sent no plan for the index trial")

@@ -215,9 +215,9 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 // set and asks the server, in one round trip (a pipeline: nothing after
 // an error runs): the plan must hold nothing that writes, locks or calls
 // a denied function, and the statement must be one that returns columns.
-// It leaves the statement prepared as preparedName, not yet run. After
-// the statement's Parse and before it is planned, the check of level f
-// (fresh.go) raises errStale when loc is older than the database. loc is
+// It leaves the statement prepared as preparedName, not yet run. Before
+// the statement's Parse, and after it before it is planned, the check of
+// level f (fresh.go) raises errStale when loc is older than the database. loc is
 // what vetLocal returned; afterMiss says that c is in the failed
 // transaction runVetted left, with the statement perhaps prepared (rolled
 // back and deallocated first, in the same round trip).
@@ -238,14 +238,19 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// opening and the statement's Parse, the shape's vetting (whose
 	// errors are its own: a savepoint before it is rolled back to after
 	// it) and the statement's plan.
-	shapeSeg, mainSeg := -1, 0
+	shapeSeg := -1
 	p := c.StartPipeline(ctx)
 	// Before a statement is planned: the check of what the guard knows
 	// (fresh.go), which also stops the planner from waiting for a lock.
+	// The same check, setting no lock_timeout, before the statement's
+	// Parse, which runs the code of the types its literals are read as.
 	sendFresh := func() { p.SendQueryParams("SELECT "+e.lockColumn(), nil, nil, nil, nil) }
+	sendFreshBefore := func() {}
 	if f != noCheck {
-		check, args, oids := e.freshSQL(f, loc)
+		check, args, oids := e.freshSQL(f, loc, e.lockColumn())
 		sendFresh = func() { p.SendQueryParams(check, args, oids, nil, nil) }
+		before, args, oids := e.freshSQL(f, loc, lockUnset)
+		sendFreshBefore = func() { p.SendQueryParams(before, args, oids, nil, nil) }
 	}
 	if afterMiss {
 		// The miss left the statement prepared (a prepared statement
@@ -261,9 +266,10 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// Prepared first (parsed, described, nothing planned or run), so that
 	// a statement with parameters is described before anything fails
 	// for want of their values; its locks are held from then on.
+	sendFreshBefore()
 	p.SendPrepare(preparedName, sql, nil)
 	if shape != nil {
-		shapeSeg, mainSeg = 1, 2
+		shapeSeg = 1
 		p.SendPipelineSync()
 		p.SendQueryParams("SAVEPOINT "+shapeName, nil, nil, nil, nil)
 		p.SendQueryParams("SET LOCAL plan_cache_mode = force_generic_plan", nil, nil, nil, nil)
@@ -317,7 +323,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 			fields := r.FieldDescriptions()
 			isPlan := len(fields) == 1 && fields[0].Name == "QUERY PLAN"
 			isState := len(fields) == 1 && fields[0].Name == stateColumn
-			isFresh := len(fields) >= 2 && fields[0].Name == freshColumn && seg == mainSeg
+			isFresh := len(fields) >= 2 && fields[0].Name == freshColumn && seg != shapeSeg
 			for r.NextRow() {
 				switch {
 				case isFresh && e.stateSQL != "":

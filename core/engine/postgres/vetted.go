@@ -26,10 +26,13 @@ import (
 // xmax and running transactions are the same only while none has
 // committed or aborted since), when the session read the configuration
 // files, and the search_path. The run sends, in one pipeline, the opening
-// of the transaction, the statement's Parse, a check that raises an
-// error when that state is no longer the same (the server then skips the
-// rest up to the Sync), the statement's run and the reset. The check
-// comes after the Parse, which takes the locks on what the statement
+// of the transaction, a check that raises an error when that state is no
+// longer the same (the server then skips the rest up to the Sync), the
+// statement's Parse, the check again, the statement's run and the reset.
+// The first check keeps the Parse from running a type's code of the
+// database's own that was not there when the verdict was made (reading a
+// literal as a type runs it: fresh.go). The second check comes after the
+// Parse, which takes the locks on what the statement
 // reads until the transaction ends and may wait for them: a change
 // committed meanwhile (a view replaced in a transaction that began before
 // the verdict was made) shows in the state, and the statement is not
@@ -255,6 +258,7 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	}
 	e.stateSQL = sql
 	e.checkSQL = checkSQL(e.major, e.lockColumn())
+	e.precheck = checkSQL(e.major, lockUnset)
 	if _, err := c.Exec(ctx, "SHOW plan_cache_mode").ReadAll(); err == nil {
 		e.shapes = true
 	}
@@ -269,8 +273,10 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 	setRowLimit(c, opt)
 	p := c.StartPipeline(ctx)
 	e.sendBegin(p, opt.Timeout)
+	state := [][]byte{[]byte(v.state)}
+	p.SendQueryParams(e.precheck, state, []uint32{pgtype.TextOID}, nil, nil)
 	p.SendPrepare(preparedName, sql, nil)
-	p.SendQueryParams(e.checkSQL, [][]byte{[]byte(v.state)}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(e.checkSQL, state, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
@@ -281,13 +287,13 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		p.Close()
 		return false, err
 	}
-	// The opening (2 or 3 results), the Parse, then the check.
+	// The opening (2 or 3 results), the check, the Parse, then the check.
 	opening := 2
 	if e.role != "" {
 		opening = 3
 	}
 	var desc *pgconn.StatementDescription
-	for i := 0; i < opening+2; i++ {
+	for i := 0; i < opening+3; i++ {
 		res, err := p.GetResults()
 		if err == nil {
 			switch r := res.(type) {
