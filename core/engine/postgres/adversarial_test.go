@@ -850,10 +850,7 @@ func TestPlannerLoadsNothing(t *testing.T) {
 func TestOperatorClassRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, `CREATE FUNCTION ends(int, int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		`+endVictim+` RETURN btint4cmp($1, $2); END $$`)
-	exec(t, a, `CREATE OPERATOR CLASS ending_ops FOR TYPE int4 USING btree AS
-		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 ends(int, int)`)
+	killerClass(t, a, "ending_ops", "ends", "int4", "btint4cmp", endVictim)
 	exec(t, a, `CREATE TABLE ordered (a int)`)
 	exec(t, a, `CREATE INDEX ON ordered (a ending_ops)`)
 	exec(t, a, `CREATE TABLE ranged (a int) PARTITION BY RANGE (a ending_ops)`)

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -23,10 +24,7 @@ import (
 func TestRangeSubtypeOpclassRunsNothing(t *testing.T) {
 	url := servers.Postgres(t)
 	a := admin(t, url)
-	exec(t, a, `CREATE FUNCTION span_cmp(text, text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-		`+endVictim+` RETURN bttextcmp($1, $2); END $$`)
-	exec(t, a, `CREATE OPERATOR CLASS span_ops FOR TYPE text USING btree AS
-		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 span_cmp(text, text)`)
+	killerClass(t, a, "span_ops", "span_cmp", "text", "bttextcmp", endVictim)
 	// Made before the function ends anything: the table's values are
 	// built with it.
 	exec(t, a, `CREATE TYPE span_t AS RANGE (subtype = text, subtype_opclass = span_ops, multirange_type_name = spans_t)`)
@@ -105,10 +103,7 @@ func TestParseRunsNothingNewerThanGuard(t *testing.T) {
 			baseType(t, a, "mt", "int4in", "int4out", "TYPMOD_IN = mt_typmod, INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4")
 		}},
 		{"range", `SELECT '[a,b]'::span_t AS v`, false, func(a *pgx.Conn) {
-			exec(t, a, `CREATE FUNCTION span_cmp(text, text) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
-				IF current_setting('transaction_read_only') = 'on' THEN `+endVictim+` END IF; RETURN bttextcmp($1, $2); END $$`)
-			exec(t, a, `CREATE OPERATOR CLASS span_ops FOR TYPE text USING btree AS
-				OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 span_cmp(text, text)`)
+			killerClass(t, a, "span_ops", "span_cmp", "text", "bttextcmp", "IF current_setting('transaction_read_only') = 'on' THEN "+endVictim+" END IF;")
 			exec(t, a, `CREATE TYPE span_t AS RANGE (subtype = text, subtype_opclass = span_ops)`)
 		}},
 		{"type modifier after a verdict", `SELECT '1'::mt(5) AS v`, true, func(a *pgx.Conn) {
@@ -141,4 +136,16 @@ func TestParseRunsNothingNewerThanGuard(t *testing.T) {
 			alive(t, victim, tc.sql)
 		})
 	}
+}
+
+// killerClass makes class, a btree operator class for typ with the
+// server's operators, whose FUNCTION 1 is fn: the database's own code
+// that runs body (ending the victimSession, for one), then answers as
+// the server's cmp does.
+func killerClass(t *testing.T, a *pgx.Conn, class, fn, typ, cmp, body string) {
+	t.Helper()
+	exec(t, a, fmt.Sprintf(`CREATE FUNCTION %s(%s, %s) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$ BEGIN
+		%s RETURN %s($1, $2); END $$`, fn, typ, typ, body, cmp))
+	exec(t, a, fmt.Sprintf(`CREATE OPERATOR CLASS %s FOR TYPE %s USING btree AS
+		OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >, FUNCTION 1 %s(%s, %s)`, class, typ, fn, typ, typ))
 }
