@@ -367,8 +367,12 @@ func isNameASCII(c rune) bool {
 // none.
 type known struct {
 	functions map[string]bool
-	views     map[string]string
-	remote    map[string]string
+	// schemaFunctions are the stored functions of the other databases
+	// (upper-cased), by database as the server spells it: a view of
+	// another database calls those of its own unqualified (`f`()).
+	schemaFunctions map[string]map[string]bool
+	views           map[string]string
+	remote          map[string]string
 	// remoteHere are the names of the database's own tables of remote,
 	// as the database spells them.
 	remoteHere []string
@@ -386,6 +390,25 @@ type known struct {
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
+
+// in is k as a view of the database schema (another than the
+// connection's) reads it: its unqualified calls name that database's
+// stored functions, refused as the connection's database's and the
+// loadable ones are.
+func (k *known) in(schema string) *known {
+	own := k.schemaFunctions[schema]
+	if len(own) == 0 {
+		return k
+	}
+	there := *k
+	there.functions = make(map[string]bool, len(k.functions)+len(own))
+	for _, m := range []map[string]bool{k.functions, own} {
+		for name := range m {
+			there.functions[name] = true
+		}
+	}
+	return &there
+}
 
 // object says why the view or table name (upper-cased, SCHEMA.NAME in
 // another database) is refused, as what kind ("view" or "table") and
@@ -853,7 +876,7 @@ var remoteEngineNames = []string{"FEDERATED", "CONNECT", "SPIDER", "SPHINX"}
 // relies on for confirm to compare with the server before the statement
 // runs.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
-	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
+	k := &known{functions: map[string]bool{}, schemaFunctions: map[string]map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
 		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{}}
 	read := func(q string, row func(v []string)) error {
 		rows, err := c.QueryContext(ctx, q)
@@ -884,8 +907,18 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	if err := read("SELECT DATABASE()", func(v []string) { k.database = v[0] }); err != nil {
 		return nil, err
 	}
-	if err := read("SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
-		k.functions[strings.ToUpper(v[0])] = true
+	// Every database's stored functions: those of another database are
+	// what its views' unqualified calls name.
+	if err := read("SELECT ROUTINE_NAME, ROUTINE_SCHEMA, ROUTINE_SCHEMA = DATABASE() FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
+		name, schema := strings.ToUpper(v[0]), v[1]
+		if v[2] == "1" {
+			k.functions[name] = true
+			return
+		}
+		if k.schemaFunctions[schema] == nil {
+			k.schemaFunctions[schema] = map[string]bool{}
+		}
+		k.schemaFunctions[schema][name] = true
 	}); err != nil {
 		return nil, err
 	}
@@ -909,11 +942,14 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// its definer runs as this database's would be.
 	// Each definition is lexed once, as it is read: one that cannot be
 	// read is refused at once.
-	defs := map[string][]token{}
-	if err := read("SELECT "+objectName+", VIEW_DEFINITION, "+viewDigest+" FROM information_schema.VIEWS", func(v []string) {
+	// A view of another database is vetted as that database reads it
+	// (in).
+	defs, schemas := map[string][]token{}, map[string]string{}
+	if err := read("SELECT "+objectName+", VIEW_DEFINITION, "+viewDigest+", IF(TABLE_SCHEMA = DATABASE(), '', TABLE_SCHEMA) FROM information_schema.VIEWS", func(v []string) {
 		name, def := v[0], v[1]
 		k.digests[name] = v[2]
 		upper := strings.ToUpper(name)
+		schemas[upper] = v[3]
 		toks, lerr := lex(def)
 		if lerr != nil {
 			k.views[upper] = "its definition cannot be read (" + lerr.reason + ")"
@@ -926,14 +962,19 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	// A view is refused when its definition would be; a view reading a
 	// refused view is found on a later round.
+	in := map[string]*known{"": k}
 	for changed := true; changed; {
 		changed = false
 		for name, toks := range defs {
 			if _, done := k.views[name]; done {
 				continue
 			}
+			schema := schemas[name]
+			if in[schema] == nil {
+				in[schema] = k.in(schema)
+			}
 			var rej *guard.Rejection
-			if err := vetTokens(toks, k); errors.As(err, &rej) {
+			if err := vetTokens(toks, in[schema]); errors.As(err, &rej) {
 				k.views[name] = "its definition is refused: " + rej.Reason
 				changed = true
 			}
