@@ -2,9 +2,15 @@ package mysql_test
 
 import (
 	"context"
+	"errors"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
+	twmysql "github.com/tablewise/tablewise/core/engine/mysql"
+	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 )
 
@@ -79,4 +85,45 @@ func TestOtherDatabaseViewCallsItsFunction(t *testing.T) {
 	if r := res.Rows[0]; r[0] != nil || r[1] != int64(0) || r[2] != int64(1) {
 		t.Errorf("the pooled session after the attempts: @tw_other %v, last_insert_id %v, group_concat_max_len unchanged %v", r[0], r[1], r[2])
 	}
+}
+
+// TestUnreadableViewIsRefused: the server shows a view's definition in
+// information_schema.VIEWS only to its definer and to a user with the
+// SHOW VIEW privilege; to a user who may only SELECT it is empty, and the
+// guard read an empty definition as one that calls nothing. The view
+// then ran, as its definer, the calls it holds (here GET_LOCK, whose lock
+// outlived the call). A view whose definition the user cannot read is
+// refused, saying which privilege reads it, and the lock stays free.
+func TestUnreadableViewIsRefused(t *testing.T) {
+	f := chinook(t)
+	user := "tw_noview_" + f.scalar(t, "SELECT CONNECTION_ID()")
+	t.Cleanup(func() { f.root.Exec("DROP USER IF EXISTS " + user) })
+	f.exec(t, "CREATE USER "+user)
+	f.exec(t, "GRANT SELECT ON `"+f.scalar(t, "SELECT DATABASE()")+"`.* TO "+user)
+	u := f.watch(t, "/tmp/tw-my-noview-", "CREATE VIEW hidden AS SELECT GET_LOCK('tw-grab', 0) AS l, Name FROM Genre")
+	as, err := url.Parse(f.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as.User = url.User(user)
+	eng, err := twmysql.Open(context.Background(), as.String(), engine.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	for _, q := range []string{"SELECT * FROM hidden", "SELECT COUNT(*) FROM Genre WHERE Name IN (SELECT Name FROM hidden)"} {
+		_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || !strings.Contains(rej.Reason+rej.Hint, "SHOW VIEW") {
+			t.Errorf("%q as a user who cannot read its definition: %v, want a refusal naming SHOW VIEW", q, err)
+		}
+		if held := f.scalar(t, "SELECT IS_USED_LOCK('tw-grab')"); held != "" {
+			t.Errorf("%q left the lock tw-grab held by connection %s", q, held)
+		}
+	}
+	// The tables the user may read are read.
+	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("SELECT COUNT(*) FROM Genre: %v %v", res, err)
+	}
+	u.check(t)
 }

@@ -950,6 +950,12 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 		k.digests[name] = v[2]
 		upper := strings.ToUpper(name)
 		schemas[upper] = v[3]
+		if strings.TrimSpace(def) == "" {
+			// The server shows it only to its definer and to a user
+			// with SHOW VIEW: what it calls is unknown.
+			k.views[upper] = "its definition cannot be read: the server shows it only to a user with the SHOW VIEW privilege (GRANT SHOW VIEW ON the database to the user tablewise connects as)"
+			return
+		}
 		toks, lerr := lex(def)
 		if lerr != nil {
 			k.views[upper] = "its definition cannot be read (" + lerr.reason + ")"
