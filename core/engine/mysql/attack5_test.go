@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -164,4 +165,26 @@ func TestViewCallsFunctionHiddenFromUser(t *testing.T) {
 		t.Errorf("SELECT COUNT(*) FROM counted: %v %v", res, err)
 	}
 	u.check(t)
+}
+
+// TestLearningStoppedAtTheDeadline: before a statement runs, the guard
+// learns the database (every view's definition and its digest) under the
+// statement's deadline. A database whose views take longer to read than
+// the deadline had that read cut by the server's max_statement_time, and
+// the caller got the server's "Query execution was interrupted" as a
+// plain error (exit 1), not the deadline's (exit 5).
+func TestLearningStoppedAtTheDeadline(t *testing.T) {
+	f := chinook(t)
+	// Views of long definitions: reading them and their digests takes
+	// the server well over the deadline below.
+	long := strings.Repeat("x", 1<<20)
+	for i := 0; i < 40; i++ {
+		f.exec(t, "CREATE VIEW tw_long_"+strconv.Itoa(i)+" AS SELECT '"+long+"' AS x")
+	}
+	eng := f.single(t)
+	defer eng.Close()
+	_, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{Timeout: 5 * time.Millisecond})
+	if !errors.Is(err, query.ErrDeadline) {
+		t.Errorf("a statement whose vetting outlasts the deadline: %v, want the deadline's error", err)
+	}
 }
