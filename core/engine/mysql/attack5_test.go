@@ -188,3 +188,51 @@ func TestLearningStoppedAtTheDeadline(t *testing.T) {
 		t.Errorf("a statement whose vetting outlasts the deadline: %v, want the deadline's error", err)
 	}
 }
+
+// TestAdversarialForms: forms of refused families that the other tests
+// do not write — locking reads with their MariaDB options, ANALYZE and
+// EXPLAIN ANALYZE with a format, the lock and replication functions
+// not tried elsewhere, SHOW ENGINE STATUS spelled otherwise, executable
+// comments and hints without content, and EXPLAIN or DESCRIBE of a view
+// that calls a refused function — are refused, and the server is
+// unchanged.
+func TestAdversarialForms(t *testing.T) {
+	f := chinook(t)
+	eng := f.single(t)
+	defer eng.Close()
+	u := f.watch(t, "/tmp/tw-my-forms-")
+	for _, q := range []string{
+		"SELECT * FROM Genre FOR UPDATE SKIP LOCKED",
+		"SELECT * FROM Genre WHERE GenreId = 1 FOR UPDATE NOWAIT",
+		"SELECT * FROM Genre FOR UPDATE WAIT 1",
+		"SELECT * FROM Genre LOCK IN SHARE MODE NOWAIT",
+		"SELECT * FROM (SELECT * FROM Genre FOR UPDATE) g",
+		"EXPLAIN FORMAT=JSON ANALYZE SELECT * FROM Genre",
+		"ANALYZE FORMAT=JSON SELECT * FROM Genre",
+		"SELECT RELEASE_ALL_LOCKS()",
+		"SELECT IS_FREE_LOCK('tw-lock')",
+		"SELECT MASTER_GTID_WAIT('0-1-1000', 1)",
+		"SELECT LAST_INSERT_ID()",
+		"SELECT LASTVAL(tw_seq)",
+		"SHOW ENGINE `innodb` STATUS",
+		"SHOW ENGINE/**/INNODB STATUS",
+		"SHOW ENGINE ALL STATUS",
+		"SELECT 1 /*!*/",
+		"SELECT 1 /*M!100000 */",
+		"SELECT 1 /*+ */",
+		"DESCRIBE `lock view`",
+		"EXPLAIN leak",
+		"EXPLAIN SELECT * FROM leak",
+		"EXPLAIN FORMAT=JSON SELECT * FROM `lock view`",
+		"SHOW COLUMNS FROM `lock view`",
+		"SELECT * FROM Genre INTO OUTFILE '" + u.out + "'",
+		"SELECT * FROM Genre WHERE GenreId = 1 INTO @tw_a",
+	} {
+		refuses(t, eng, q)
+	}
+	u.check(t)
+	res, err := query.Collect(context.Background(), eng, "SELECT @tw_a", query.Options{Timeout: 2 * time.Second})
+	if err != nil || res.Rows[0][0] != nil {
+		t.Errorf("the pooled session's @tw_a after the attempts: %v %v", res, err)
+	}
+}
