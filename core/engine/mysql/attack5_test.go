@@ -236,3 +236,29 @@ func TestAdversarialForms(t *testing.T) {
 		t.Errorf("the pooled session's @tw_a after the attempts: %v %v", res, err)
 	}
 }
+
+// TestViewReadsHiddenView: information_schema lists a database's tables
+// and views only to a user with a privilege on them. A view the user may
+// read, whose definer may read another database, read there a view the
+// user could not see, and so neither its definition nor its calls: the
+// guard passed it, and the hidden view's function ran as the definer's
+// (here taking a named lock). A view that reads what the server does not
+// show the user is refused; views reading what the user sees still run.
+func TestViewReadsHiddenView(t *testing.T) {
+	f := chinook(t)
+	hidden := f.scalar(t, "SELECT DATABASE()") + "_hid"
+	f.exec(t, "CREATE DATABASE "+hidden)
+	t.Cleanup(func() { f.root.Exec("DROP DATABASE " + hidden) })
+	f.exec(t, "CREATE FUNCTION "+hidden+".takes() RETURNS INT RETURN GET_LOCK('tw-grab', 0)")
+	f.exec(t, "CREATE VIEW "+hidden+".takes_lock AS SELECT "+hidden+".takes() AS a")
+	u := f.watch(t, "/tmp/tw-my-hidden-",
+		"CREATE VIEW via_hidden AS SELECT a FROM "+hidden+".takes_lock",
+		"CREATE VIEW joined AS SELECT g.Name, COUNT(*) AS n FROM Genre g JOIN (Track t JOIN MediaType m ON m.MediaTypeId = t.MediaTypeId) ON t.GenreId = g.GenreId GROUP BY g.Name")
+	eng := f.reader(t, "SELECT, SHOW VIEW")
+	defer eng.Close()
+	f.refusesSaying(t, eng, hidden+".takes_lock", "SELECT * FROM via_hidden", "SELECT COUNT(*) FROM Genre WHERE GenreId IN (SELECT a FROM via_hidden)")
+	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM joined", query.Options{}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("SELECT COUNT(*) FROM joined: %v %v", res, err)
+	}
+	u.check(t)
+}

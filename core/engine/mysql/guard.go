@@ -798,6 +798,38 @@ func quotedCall(toks []token) error {
 	return nil
 }
 
+// hiddenRead returns, written as the definition does, the first table or
+// view a view's definition reads (as the server writes it: schema.name
+// after FROM, JOIN or their parentheses) that seen, the names
+// information_schema.TABLES shows the user (objectName's, upper-cased),
+// does not hold; "" when it reads none. The server lists an object only
+// to a user with a privilege on it, and the view reads it as its
+// definer: a hidden view's definition and calls cannot be vetted.
+func hiddenRead(toks []token, database string, seen map[string]bool) string {
+	for i := range toks {
+		q := qualifiedName(toks, i)
+		if q == "" || i > 0 && toks[i-1].text == "." || i+3 < len(toks) && toks[i+3].text == "." {
+			continue // no name, or a column's
+		}
+		j := i - 1
+		for j >= 0 && toks[j].kind == tPunct && toks[j].text == "(" {
+			j--
+		}
+		if j < 0 || toks[j].up != "FROM" && toks[j].up != "JOIN" && toks[j].up != "STRAIGHT_JOIN" {
+			continue
+		}
+		schema, name := nameOf(toks[i]), nameOf(toks[i+2])
+		key := q
+		if strings.EqualFold(schema, database) {
+			key = strings.ToUpper(name)
+		}
+		if !seen[key] {
+			return schema + "." + name
+		}
+	}
+	return ""
+}
+
 // opensTables are the information_schema tables whose reads open every
 // table they list, with the columns that do (nil: any read), as measured
 // on MariaDB 10.11 with a FEDERATED table: reading its row count, sizes,
@@ -962,6 +994,14 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// its definer runs as this database's would be.
 	// Each definition is lexed once, as it is read: one that cannot be
 	// read is refused at once.
+	// The tables and views the server shows the user: a view reading
+	// another is refused (hiddenRead).
+	seen := map[string]bool{}
+	if err := read("SELECT "+objectName+" FROM information_schema.TABLES", func(v []string) {
+		seen[strings.ToUpper(v[0])] = true
+	}); err != nil {
+		return nil, err
+	}
 	// A view of another database is vetted as that database reads it
 	// (in).
 	defs, schemas := map[string][]token{}, map[string]string{}
@@ -1002,6 +1042,11 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 			err := vetTokens(toks, in[schema])
 			if err == nil {
 				err = quotedCall(toks)
+			}
+			if err == nil {
+				if hidden := hiddenRead(toks, k.database, seen); hidden != "" {
+					err = &guard.Rejection{What: "view", Reason: "it reads " + hidden + ", which the server does not show to the user tablewise connects as: what that runs cannot be known"}
+				}
 			}
 			var rej *guard.Rejection
 			if errors.As(err, &rej) {
