@@ -262,3 +262,42 @@ func TestViewReadsHiddenView(t *testing.T) {
 	}
 	u.check(t)
 }
+
+// TestBareCallHiddenFromUser: a view made while sql_quote_show_create is
+// off has its definition written with bare names, a stored function's
+// call too (hold(1), as get_lock('x',0)): to a user who cannot see the
+// function in information_schema.ROUTINES, TestViewCallsFunctionHidden
+// FromUser's quoted call was no longer there to see, and the view ran the
+// function as its definer. To a user who cannot read mysql.proc (so may
+// not see every function), a view calling a bare name the server does
+// not list among its own functions is refused; one calling built-ins
+// runs.
+func TestBareCallHiddenFromUser(t *testing.T) {
+	f := chinook(t)
+	c, err := f.root.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, q := range []string{
+		"SET SESSION sql_quote_show_create = 0",
+		"CREATE FUNCTION hold(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n",
+		"CREATE VIEW bare_call AS SELECT hold(1) AS g",
+		"CREATE VIEW bare_fine AS SELECT COUNT(*) AS n, MAX(CHAR_LENGTH(Name)) AS m, JSON_VALUE('[1]', '$[0]') AS j, IF(COUNT(*) > 1, 'many', 'one') AS k FROM Genre",
+	} {
+		if _, err := c.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if def := f.scalar(t, "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bare_call'"); def != "select hold(1) AS g" {
+		t.Fatalf("the server wrote the view as %q", def)
+	}
+	u := f.watch(t, "/tmp/tw-my-barecall-")
+	eng := f.reader(t, "SELECT, SHOW VIEW")
+	defer eng.Close()
+	f.refusesSaying(t, eng, "hold", "SELECT * FROM bare_call", "SELECT COUNT(*) FROM Genre WHERE GenreId IN (SELECT g FROM bare_call)")
+	if res, err := query.Collect(context.Background(), eng, "SELECT n, k FROM bare_fine", query.Options{}); err != nil || res.Rows[0][0] != int64(25) {
+		t.Errorf("SELECT n FROM bare_fine: %v %v", res, err)
+	}
+	u.check(t)
+}

@@ -798,6 +798,29 @@ func quotedCall(toks []token) error {
 	return nil
 }
 
+// bareCall refuses, in a view's definition, a call of a bare name that
+// is not one of own, the server's own functions and keywords: with
+// sql_quote_show_create off when the view was made, the server writes a
+// stored function's call bare (f(1)) as it writes a built-in's, and to a
+// user who cannot read mysql.proc, information_schema.ROUTINES lists
+// only the functions the user has a privilege on. A name of a WITH clause
+// before its columns (c(`n`) as (…)) is no call.
+func bareCall(toks []token, own map[string]bool) error {
+	for i, t := range toks {
+		if t.kind != tWord || t.up == "" || t.up[0] == '@' || own[t.up] || i > 0 && toks[i-1].text == "." {
+			continue
+		}
+		if i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
+			continue
+		}
+		if end := skipParens(toks, i+1); end+1 < len(toks) && toks[end].up == "AS" && toks[end+1].text == "(" {
+			continue
+		}
+		return &guard.Rejection{What: "function " + t.text, Reason: "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a stored function that information_schema.ROUTINES does not show to a user who cannot read mysql.proc", Hint: "use the built-in functions"}
+	}
+	return nil
+}
+
 // hiddenRead returns, written as the definition does, the first table or
 // view a view's definition reads (as the server writes it: schema.name
 // after FROM, JOIN or their parentheses) that seen, the names
@@ -974,6 +997,23 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}); err != nil {
 		return nil, err
 	}
+	// A user who cannot read mysql.proc may not see every stored
+	// function: a view's bare call of a name that is not the server's
+	// own is then taken for one (bareCall). The server lists its own
+	// functions and keywords from MariaDB 10.6; on another, own holds the
+	// guard's.
+	var own map[string]bool
+	if ctx.Err() == nil && read("SELECT 1 FROM mysql.proc LIMIT 0", func([]string) {}) != nil {
+		own = map[string]bool{}
+		for _, m := range []map[string]bool{builtins, keywords} {
+			for w := range m {
+				own[w] = true
+			}
+		}
+		read("SELECT FUNCTION FROM information_schema.SQL_FUNCTIONS UNION ALL SELECT WORD FROM information_schema.KEYWORDS", func(v []string) {
+			own[strings.ToUpper(v[0])] = true
+		})
+	}
 	if ctx.Err() == nil {
 		// Only an administrator may: best effort.
 		k.udfsRead = read("SELECT name FROM mysql.func", func(v []string) {
@@ -1042,6 +1082,9 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 			err := vetTokens(toks, in[schema])
 			if err == nil {
 				err = quotedCall(toks)
+			}
+			if err == nil && own != nil {
+				err = bareCall(toks, own)
 			}
 			if err == nil {
 				if hidden := hiddenRead(toks, k.database, seen); hidden != "" {
