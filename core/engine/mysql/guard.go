@@ -778,45 +778,35 @@ func vetTokens(toks []token, k *known) error {
 	return nil
 }
 
-// quotedCall refuses, in a view's definition as the server writes it, a
-// call of a quoted name: the server writes a stored function's name
-// quoted (`f`(1)) and a built-in's bare (get_lock('x',0)), so a quoted
-// call is a stored function's even when information_schema.ROUTINES does
-// not list it (it lists a function only to a user with a privilege on
-// it, and the view runs it as its definer). A name of a WITH clause
-// before its columns (`c`(`n`) as (…)) is no call.
-func quotedCall(toks []token) error {
+// storedCall refuses, in a view's definition as the server writes it, a
+// call of a stored function the guard may not know of. The server writes
+// a stored function's name quoted (`f`(1)) and a built-in's bare
+// (get_lock('x',0)), so a quoted call is a stored function's even when
+// information_schema.ROUTINES does not list it: it lists a function only
+// to a user with a privilege on it, and the view runs it as its definer.
+// With sql_quote_show_create off when the view was made, the server
+// writes a stored function's call bare too: when own is not nil (the
+// user cannot read mysql.proc, so may not see every function), a bare
+// call of a name that is not one of own, the server's functions and
+// keywords, is refused as well. A name of a WITH clause before its
+// columns (c(`n`) as (…)) is no call.
+func storedCall(toks []token, own map[string]bool) error {
 	for i, t := range toks {
-		if t.kind != tName || i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
-			continue
-		}
-		if end := skipParens(toks, i+1); end+1 < len(toks) && toks[end].up == "AS" && toks[end+1].text == "(" {
-			continue
-		}
-		return &guard.Rejection{What: "function " + t.text, Reason: "calling the stored function " + t.text + " is not allowed: it runs code the guard cannot see", Hint: "use the built-in functions"}
-	}
-	return nil
-}
-
-// bareCall refuses, in a view's definition, a call of a bare name that
-// is not one of own, the server's own functions and keywords: with
-// sql_quote_show_create off when the view was made, the server writes a
-// stored function's call bare (f(1)) as it writes a built-in's, and to a
-// user who cannot read mysql.proc, information_schema.ROUTINES lists
-// only the functions the user has a privilege on. A name of a WITH clause
-// before its columns (c(`n`) as (…)) is no call.
-func bareCall(toks []token, own map[string]bool) error {
-	for i, t := range toks {
-		if t.kind != tWord || t.up == "" || t.up[0] == '@' || own[t.up] || i > 0 && toks[i-1].text == "." {
-			continue
-		}
 		if i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
 			continue
 		}
+		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !own[t.up] && !(i > 0 && toks[i-1].text == ".")
+		if t.kind != tName && !(bare && own != nil) {
+			continue
+		}
 		if end := skipParens(toks, i+1); end+1 < len(toks) && toks[end].up == "AS" && toks[end+1].text == "(" {
 			continue
 		}
-		return &guard.Rejection{What: "function " + t.text, Reason: "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a stored function that information_schema.ROUTINES does not show to a user who cannot read mysql.proc", Hint: "use the built-in functions"}
+		reason := "calling the stored function " + t.text + " is not allowed: it runs code the guard cannot see"
+		if t.kind != tName {
+			reason = "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a stored function that information_schema.ROUTINES does not show to a user who cannot read mysql.proc"
+		}
+		return &guard.Rejection{What: "function " + t.text, Reason: reason, Hint: "use the built-in functions"}
 	}
 	return nil
 }
@@ -999,7 +989,7 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	// A user who cannot read mysql.proc may not see every stored
 	// function: a view's bare call of a name that is not the server's
-	// own is then taken for one (bareCall). The server lists its own
+	// own is then taken for one (storedCall). The server lists its own
 	// functions and keywords from MariaDB 10.6; on another, own holds the
 	// guard's.
 	var own map[string]bool
@@ -1081,10 +1071,7 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 			}
 			err := vetTokens(toks, in[schema])
 			if err == nil {
-				err = quotedCall(toks)
-			}
-			if err == nil && own != nil {
-				err = bareCall(toks, own)
+				err = storedCall(toks, own)
 			}
 			if err == nil {
 				if hidden := hiddenRead(toks, k.database, seen); hidden != "" {
