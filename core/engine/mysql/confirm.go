@@ -67,12 +67,15 @@ func nameOf(t token) string {
 // [schema, name] pairs of another, each as written and in lower case
 // (lower_case_table_names = 1 stores and looks names up so); keys are the
 // same names as objectName spells them. calls are the upper-cased names
-// called that may be stored or loadable functions.
+// called that may be stored or loadable functions; schemaCalls those
+// called unqualified in the definitions of another database's views,
+// which name that database's functions, by database.
 type dependencies struct {
-	bare  []string
-	pairs map[string][2]string // by key
-	keys  map[string]bool
-	calls []string
+	bare        []string
+	pairs       map[string][2]string // by key
+	keys        map[string]bool
+	calls       []string
+	schemaCalls map[string][]string
 }
 
 // builtins are functions whose unquoted call the server resolves to its
@@ -102,22 +105,28 @@ func init() {
 // dependsOn returns the names toks and, through k's definitions, every
 // view they reach, could name.
 func (k *known) dependsOn(toks []token) *dependencies {
-	d := &dependencies{pairs: map[string][2]string{}, keys: map[string]bool{}}
-	queue := [][]token{toks}
-	// add adds the object key names, and the definition of the view it
-	// was at learn.
-	add := func(key string) {
+	d := &dependencies{pairs: map[string][2]string{}, keys: map[string]bool{}, schemaCalls: map[string][]string{}}
+	// A text to read, and the database whose functions its unqualified
+	// calls name ("": the connection's).
+	type text struct {
+		toks   []token
+		schema string
+	}
+	queue := []text{{toks, ""}}
+	// add adds the object key names, of the database schema, and the
+	// definition of the view it was at learn.
+	add := func(key, schema string) {
 		if d.keys[key] {
 			return
 		}
 		d.keys[key] = true
 		if def, ok := k.defs[key]; ok {
-			queue = append(queue, def)
+			queue = append(queue, text{def, schema})
 		}
 	}
 	bare, calls := map[string]bool{}, map[string]bool{}
 	for len(queue) > 0 {
-		toks := queue[0]
+		toks, schema := queue[0].toks, queue[0].schema
 		queue = queue[1:]
 		for i, t := range toks {
 			name := nameOf(t)
@@ -129,12 +138,16 @@ func (k *known) dependsOn(toks []token) *dependencies {
 				if !bare[n] {
 					bare[n] = true
 					d.bare = append(d.bare, n)
-					add(n)
+					add(n, "")
 				}
 			}
-			if up := strings.ToUpper(name); call && !calls[up] {
-				calls[up] = true
-				d.calls = append(d.calls, up)
+			if up := strings.ToUpper(name); call && !calls[schema+"\x00"+up] {
+				calls[schema+"\x00"+up] = true
+				if schema == "" {
+					d.calls = append(d.calls, up)
+				} else {
+					d.schemaCalls[schema] = append(d.schemaCalls[schema], up)
+				}
 			}
 			if i+2 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "." {
 				continue
@@ -146,7 +159,7 @@ func (k *known) dependsOn(toks []token) *dependencies {
 			for _, p := range [][2]string{{name, other}, {strings.ToLower(name), strings.ToLower(other)}} {
 				if key := p[0] + "." + p[1]; !d.keys[key] {
 					d.pairs[key] = p
-					add(key)
+					add(key, p[0])
 				}
 			}
 		}
@@ -197,7 +210,7 @@ func objects(keys []string, pairs map[string][2]string) []string {
 func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (bool, error) {
 	d := k.dependsOn(toks)
 	every := vetOpening(toks, &known{remote: map[string]string{"": ""}}) != nil
-	if len(d.keys) == 0 && len(d.calls) == 0 && !every {
+	if len(d.keys) == 0 && len(d.calls) == 0 && !every { // schemaCalls come with keys
 		return true, nil // SELECT 1: it names nothing the database holds
 	}
 	keys := make([]string, 0, len(d.keys))
@@ -243,6 +256,14 @@ func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (
 		if k.udfsRead {
 			branches = append(branches, "SELECT 'u', "+col("name")+", '' FROM mysql.func WHERE UPPER(name) IN "+sqlList(d.calls))
 		}
+	}
+	schemas := make([]string, 0, len(d.schemaCalls))
+	for schema := range d.schemaCalls {
+		schemas = append(schemas, schema)
+	}
+	sort.Strings(schemas)
+	for _, schema := range schemas {
+		branches = append(branches, "SELECT 'f', "+col("CONCAT(ROUTINE_SCHEMA, '.', ROUTINE_NAME)")+", '' FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = "+sqlString(schema)+" AND ROUTINE_TYPE = 'FUNCTION' AND UPPER(ROUTINE_NAME) IN "+sqlList(d.schemaCalls[schema]))
 	}
 	// A statement refused on a server with any remote table depends on
 	// there being none, or the same.

@@ -367,8 +367,12 @@ func isNameASCII(c rune) bool {
 // none.
 type known struct {
 	functions map[string]bool
-	views     map[string]string
-	remote    map[string]string
+	// schemaFunctions are the stored functions of the other databases
+	// (upper-cased), by database as the server spells it: a view of
+	// another database calls those of its own unqualified (`f`()).
+	schemaFunctions map[string]map[string]bool
+	views           map[string]string
+	remote          map[string]string
 	// remoteHere are the names of the database's own tables of remote,
 	// as the database spells them.
 	remoteHere []string
@@ -386,6 +390,25 @@ type known struct {
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
+
+// in is k as a view of the database schema (another than the
+// connection's) reads it: its unqualified calls name that database's
+// stored functions, refused as the connection's database's and the
+// loadable ones are.
+func (k *known) in(schema string) *known {
+	own := k.schemaFunctions[schema]
+	if len(own) == 0 {
+		return k
+	}
+	there := *k
+	there.functions = make(map[string]bool, len(k.functions)+len(own))
+	for _, m := range []map[string]bool{k.functions, own} {
+		for name := range m {
+			there.functions[name] = true
+		}
+	}
+	return &there
+}
 
 // object says why the view or table name (upper-cased, SCHEMA.NAME in
 // another database) is refused, as what kind ("view" or "table") and
@@ -755,6 +778,71 @@ func vetTokens(toks []token, k *known) error {
 	return nil
 }
 
+// storedCall refuses, in a view's definition as the server writes it, a
+// call of a stored function the guard may not know of. The server writes
+// a stored function's name quoted (`f`(1)) and a built-in's bare
+// (get_lock('x',0)), so a quoted call is a stored function's even when
+// information_schema.ROUTINES does not list it: it lists a function only
+// to a user with a privilege on it, and the view runs it as its definer.
+// With sql_quote_show_create off when the view was made, the server
+// writes a stored function's call bare too: when own is not nil (the
+// user cannot read mysql.proc, so may not see every function), a bare
+// call of a name that is not one of own, the server's functions and
+// keywords, is refused as well. A name of a WITH clause before its
+// columns (c(`n`) as (…)) is no call.
+func storedCall(toks []token, own map[string]bool) error {
+	for i, t := range toks {
+		if i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
+			continue
+		}
+		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !own[t.up] && !(i > 0 && toks[i-1].text == ".")
+		if t.kind != tName && !(bare && own != nil) {
+			continue
+		}
+		if end := skipParens(toks, i+1); end+1 < len(toks) && toks[end].up == "AS" && toks[end+1].text == "(" {
+			continue
+		}
+		reason := "calling the stored function " + t.text + " is not allowed: it runs code the guard cannot see"
+		if t.kind != tName {
+			reason = "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a stored function that information_schema.ROUTINES does not show to a user who cannot read mysql.proc"
+		}
+		return &guard.Rejection{What: "function " + t.text, Reason: reason, Hint: "use the built-in functions"}
+	}
+	return nil
+}
+
+// hiddenRead returns, written as the definition does, the first table or
+// view a view's definition reads (as the server writes it: schema.name
+// after FROM, JOIN or their parentheses) that seen, the names
+// information_schema.TABLES shows the user (objectName's, upper-cased),
+// does not hold; "" when it reads none. The server lists an object only
+// to a user with a privilege on it, and the view reads it as its
+// definer: a hidden view's definition and calls cannot be vetted.
+func hiddenRead(toks []token, database string, seen map[string]bool) string {
+	for i := range toks {
+		q := qualifiedName(toks, i)
+		if q == "" || i > 0 && toks[i-1].text == "." || i+3 < len(toks) && toks[i+3].text == "." {
+			continue // no name, or a column's
+		}
+		j := i - 1
+		for j >= 0 && toks[j].kind == tPunct && toks[j].text == "(" {
+			j--
+		}
+		if j < 0 || toks[j].up != "FROM" && toks[j].up != "JOIN" && toks[j].up != "STRAIGHT_JOIN" {
+			continue
+		}
+		schema, name := nameOf(toks[i]), nameOf(toks[i+2])
+		key := q
+		if strings.EqualFold(schema, database) {
+			key = strings.ToUpper(name)
+		}
+		if !seen[key] {
+			return schema + "." + name
+		}
+	}
+	return ""
+}
+
 // opensTables are the information_schema tables whose reads open every
 // table they list, with the columns that do (nil: any read), as measured
 // on MariaDB 10.11 with a FEDERATED table: reading its row count, sizes,
@@ -853,7 +941,7 @@ var remoteEngineNames = []string{"FEDERATED", "CONNECT", "SPIDER", "SPHINX"}
 // relies on for confirm to compare with the server before the statement
 // runs.
 func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
-	k := &known{functions: map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
+	k := &known{functions: map[string]bool{}, schemaFunctions: map[string]map[string]bool{}, views: map[string]string{}, remote: map[string]string{},
 		defs: map[string][]token{}, digests: map[string]string{}, engines: map[string]string{}}
 	read := func(q string, row func(v []string)) error {
 		rows, err := c.QueryContext(ctx, q)
@@ -884,10 +972,37 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	if err := read("SELECT DATABASE()", func(v []string) { k.database = v[0] }); err != nil {
 		return nil, err
 	}
-	if err := read("SELECT ROUTINE_NAME FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
-		k.functions[strings.ToUpper(v[0])] = true
+	// Every database's stored functions: those of another database are
+	// what its views' unqualified calls name.
+	if err := read("SELECT ROUTINE_NAME, ROUTINE_SCHEMA, ROUTINE_SCHEMA = DATABASE() FROM information_schema.ROUTINES WHERE ROUTINE_TYPE = 'FUNCTION'", func(v []string) {
+		name, schema := strings.ToUpper(v[0]), v[1]
+		if v[2] == "1" {
+			k.functions[name] = true
+			return
+		}
+		if k.schemaFunctions[schema] == nil {
+			k.schemaFunctions[schema] = map[string]bool{}
+		}
+		k.schemaFunctions[schema][name] = true
 	}); err != nil {
 		return nil, err
+	}
+	// A user who cannot read mysql.proc may not see every stored
+	// function: a view's bare call of a name that is not the server's
+	// own is then taken for one (storedCall). The server lists its own
+	// functions and keywords from MariaDB 10.6; on another, own holds the
+	// guard's.
+	var own map[string]bool
+	if ctx.Err() == nil && read("SELECT 1 FROM mysql.proc LIMIT 0", func([]string) {}) != nil {
+		own = map[string]bool{}
+		for _, m := range []map[string]bool{builtins, keywords} {
+			for w := range m {
+				own[w] = true
+			}
+		}
+		read("SELECT FUNCTION FROM information_schema.SQL_FUNCTIONS UNION ALL SELECT WORD FROM information_schema.KEYWORDS", func(v []string) {
+			own[strings.ToUpper(v[0])] = true
+		})
 	}
 	if ctx.Err() == nil {
 		// Only an administrator may: best effort.
@@ -909,11 +1024,28 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	// its definer runs as this database's would be.
 	// Each definition is lexed once, as it is read: one that cannot be
 	// read is refused at once.
-	defs := map[string][]token{}
-	if err := read("SELECT "+objectName+", VIEW_DEFINITION, "+viewDigest+" FROM information_schema.VIEWS", func(v []string) {
+	// The tables and views the server shows the user: a view reading
+	// another is refused (hiddenRead).
+	seen := map[string]bool{}
+	if err := read("SELECT "+objectName+" FROM information_schema.TABLES", func(v []string) {
+		seen[strings.ToUpper(v[0])] = true
+	}); err != nil {
+		return nil, err
+	}
+	// A view of another database is vetted as that database reads it
+	// (in).
+	defs, schemas := map[string][]token{}, map[string]string{}
+	if err := read("SELECT "+objectName+", VIEW_DEFINITION, "+viewDigest+", IF(TABLE_SCHEMA = DATABASE(), '', TABLE_SCHEMA) FROM information_schema.VIEWS", func(v []string) {
 		name, def := v[0], v[1]
 		k.digests[name] = v[2]
 		upper := strings.ToUpper(name)
+		schemas[upper] = v[3]
+		if strings.TrimSpace(def) == "" {
+			// The server shows it only to its definer and to a user
+			// with SHOW VIEW: what it calls is unknown.
+			k.views[upper] = "its definition cannot be read: the server shows it only to a user with the SHOW VIEW privilege (GRANT SHOW VIEW ON the database to the user tablewise connects as)"
+			return
+		}
 		toks, lerr := lex(def)
 		if lerr != nil {
 			k.views[upper] = "its definition cannot be read (" + lerr.reason + ")"
@@ -926,14 +1058,28 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}
 	// A view is refused when its definition would be; a view reading a
 	// refused view is found on a later round.
+	in := map[string]*known{"": k}
 	for changed := true; changed; {
 		changed = false
 		for name, toks := range defs {
 			if _, done := k.views[name]; done {
 				continue
 			}
+			schema := schemas[name]
+			if in[schema] == nil {
+				in[schema] = k.in(schema)
+			}
+			err := vetTokens(toks, in[schema])
+			if err == nil {
+				err = storedCall(toks, own)
+			}
+			if err == nil {
+				if hidden := hiddenRead(toks, k.database, seen); hidden != "" {
+					err = &guard.Rejection{What: "view", Reason: "it reads " + hidden + ", which the server does not show to the user tablewise connects as: what that runs cannot be known"}
+				}
+			}
 			var rej *guard.Rejection
-			if err := vetTokens(toks, k); errors.As(err, &rej) {
+			if errors.As(err, &rej) {
 				k.views[name] = "its definition is refused: " + rej.Reason
 				changed = true
 			}

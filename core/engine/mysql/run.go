@@ -115,7 +115,9 @@ func (e *Engine) vetOn(ctx context.Context, c *conn, s *stopper, sqlText string)
 	for n := 1; ; n++ {
 		k, err := e.known(ctx, c, n > 1)
 		if err != nil {
-			return err
+			// Learning runs under the statement's deadline too: the
+			// server's max_statement_time or the stopper may cut it.
+			return e.runError(s, err)
 		}
 		if err := vet(sqlText, k); err != nil {
 			return err
