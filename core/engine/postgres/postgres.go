@@ -70,7 +70,7 @@ type Engine struct {
 	// server cannot; verdicts are the statements each connection passed.
 	stateSQL  string
 	checkSQL  string       // the check of a verdict's state (checkSQL)
-	precheck  string       // that check before the Parse: no lock_timeout
+	precheck  string       // that check before the Parse, setting the statement timeout
 	shapes    bool         // verdicts for shapes too
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check

@@ -416,17 +416,29 @@ func isTooBig(err error) bool {
 }
 
 // sendBegin queues the transaction's opening on p: BEGIN READ ONLY, the
-// statement timeout, the role.
+// role, the statement timeout.
 func (e *Engine) sendBegin(p *pgconn.Pipeline, timeout time.Duration) {
-	ms := timeout.Milliseconds()
-	if timeout > 0 && ms == 0 {
-		ms = 1 // 0 would mean no limit
-	}
+	e.sendRole(p)
+	p.SendQueryParams("SET LOCAL statement_timeout = "+timeoutMS(timeout), nil, nil, nil, nil)
+}
+
+// sendRole queues BEGIN READ ONLY and the role on p, the opening without
+// the statement timeout: one result, or two with a role.
+func (e *Engine) sendRole(p *pgconn.Pipeline) {
 	p.SendQueryParams("BEGIN TRANSACTION READ ONLY", nil, nil, nil, nil)
-	p.SendQueryParams("SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10), nil, nil, nil, nil)
 	if e.role != "" {
 		p.SendQueryParams("SET LOCAL ROLE "+quoteIdent(e.role), nil, nil, nil, nil)
 	}
+}
+
+// timeoutMS is timeout as statement_timeout's milliseconds: at least 1
+// for a positive timeout (0 would mean no limit).
+func timeoutMS(timeout time.Duration) string {
+	ms := timeout.Milliseconds()
+	if timeout > 0 && ms == 0 {
+		ms = 1
+	}
+	return strconv.FormatInt(ms, 10)
 }
 
 // paramsError refuses a statement with n parameters ($1…).

@@ -27,8 +27,9 @@ import (
 // committed or aborted since), when the session read the configuration
 // files, and the search_path. The run sends, in one pipeline, the opening
 // of the transaction, a check that raises an error when that state is no
-// longer the same (the server then skips the rest up to the Sync), the
-// statement's Parse, the check again, the statement's run and the reset.
+// longer the same (the server then skips the rest up to the Sync) and
+// sets the statement timeout in the same statement, the statement's
+// Parse, the check again, the statement's run and the reset.
 // The first check keeps the Parse from running a type's code of the
 // database's own that was not there when the verdict was made (reading a
 // literal as a type runs it: fresh.go). The second check comes after the
@@ -107,6 +108,12 @@ func stateExpr(major string) string {
 func checkSQL(major, lock string) string {
 	return "SELECT pg_catalog.int4div(1, pg_catalog.int4(pg_catalog.texteq(" + stateExpr(major) + ", $1))) AS tablewise_check, " + lock
 }
+
+// setTimeout is the column of the check before a verdict's Parse that
+// sets the statement timeout ($2, in milliseconds) as SET LOCAL would,
+// in place of a statement of its own. It sets no lock_timeout: the Parse
+// may wait for the locks it takes.
+const setTimeout = "pg_catalog.set_config('statement_timeout', $2, true) AS tablewise_timeout"
 
 // keepable reports whether a verdict may be kept for plan: not when it
 // reads a foreign table's file (see above).
@@ -258,7 +265,7 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	}
 	e.stateSQL = sql
 	e.checkSQL = checkSQL(e.major, e.lockColumn())
-	e.precheck = checkSQL(e.major, lockUnset)
+	e.precheck = checkSQL(e.major, setTimeout)
 	if _, err := c.Exec(ctx, "SHOW plan_cache_mode").ReadAll(); err == nil {
 		e.shapes = true
 	}
@@ -272,11 +279,11 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
 	p := c.StartPipeline(ctx)
-	e.sendBegin(p, opt.Timeout)
-	state := [][]byte{[]byte(v.state)}
-	p.SendQueryParams(e.precheck, state, []uint32{pgtype.TextOID}, nil, nil)
+	e.sendRole(p)
+	state := []byte(v.state)
+	p.SendQueryParams(e.precheck, [][]byte{state, []byte(timeoutMS(opt.Timeout))}, []uint32{pgtype.TextOID, pgtype.TextOID}, nil, nil)
 	p.SendPrepare(preparedName, sql, nil)
-	p.SendQueryParams(e.checkSQL, state, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryParams(e.checkSQL, [][]byte{state}, []uint32{pgtype.TextOID}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
@@ -287,10 +294,11 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		p.Close()
 		return false, err
 	}
-	// The opening (2 or 3 results), the check, the Parse, then the check.
-	opening := 2
+	// The opening (1 or 2 results), the check that sets the timeout,
+	// the Parse, then the check.
+	opening := 1
 	if e.role != "" {
-		opening = 3
+		opening = 2
 	}
 	var desc *pgconn.StatementDescription
 	for i := 0; i < opening+3; i++ {

@@ -79,6 +79,32 @@ func TestVerdictsRunInOneRoundTrip(t *testing.T) {
 	}
 }
 
+// TestVerdictRunKeepsItsTimeout: a statement run on its verdict runs
+// under the statement timeout of its own call, set on the server (the
+// check before its Parse sets it), and with the lock timeout the check
+// after its Parse sets.
+func TestVerdictRunKeepsItsTimeout(t *testing.T) {
+	e := openOne(t, servers.PostgresSample(t))
+	const sql = "SELECT current_setting('statement_timeout') AS st, current_setting('lock_timeout') AS lt"
+	for i, timeout := range []time.Duration{10 * time.Second, 10 * time.Second, 1234 * time.Millisecond, 2345 * time.Millisecond} {
+		runs := postgres.VettedRuns(e)
+		res, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 1, Timeout: timeout})
+		if err != nil || len(res.Rows) != 1 {
+			t.Fatalf("run %d: %v %v", i+1, err, res)
+		}
+		if i < 2 {
+			continue
+		}
+		if postgres.VettedRuns(e) != runs+1 {
+			t.Fatalf("run %d did not run on its verdict", i+1)
+		}
+		want := fmt.Sprintf("%dms", timeout.Milliseconds())
+		if got := fmt.Sprint(res.Rows[0][0], " ", res.Rows[0][1]); got != want+" 1ms" {
+			t.Errorf("run %d with a %v deadline ran with statement_timeout and lock_timeout %q, want %q", i+1, timeout, got, want+" 1ms")
+		}
+	}
+}
+
 // TestVerdictSeesCatalogChange: a statement that passed, run again after
 // its view was replaced by one that calls a denied function, is vetted
 // again and refused; nothing of it runs.
