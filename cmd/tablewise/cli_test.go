@@ -272,6 +272,35 @@ func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 	}
 }
 
+// TestTraceNeverWritesTheDatabase: --trace names a file tablewise appends
+// to; naming the database (or a file SQLite keeps beside it) is refused
+// before a model is asked, and the database keeps its bytes. Before, ask
+// appended a JSON line to the database file itself.
+func TestTraceNeverWritesTheDatabase(t *testing.T) {
+	askEnv(t, nil)
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // a model that is never reached
+	path := testdb.Fixture(t)
+	before := testdb.FileHash(t, path)
+	for _, args := range [][]string{
+		{"ask", "--db", path, "--trace", path, "how many rows are in t"},
+		{"ask", "--db", path, "--trace", path + "-journal", "how many rows are in t"},
+		{"mcp", "--db", path, "--trace", path + "-wal"},
+	} {
+		code, _, errs := runCLI(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, "--trace: refusing to write to "+args[4]) {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if testdb.FileHash(t, path) != before {
+		t.Fatal("the database file changed")
+	}
+	for _, suffix := range []string{"-journal", "-wal"} {
+		if _, err := os.Stat(path + suffix); err == nil {
+			t.Errorf("a %s file was created", suffix)
+		}
+	}
+}
+
 // TestOutputRefusedThroughSymlinkedDatabase: with the database given as a
 // link, an export to the real file's journal is refused; before, it wrote a
 // bogus hot journal that made every later read of the database fail.
