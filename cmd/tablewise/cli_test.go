@@ -6,11 +6,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tablewise/tablewise/core/testdb"
@@ -363,5 +366,69 @@ CREATE VIRTUAL TABLE docs USING fts5(title, body); INSERT INTO docs VALUES ('a',
 	code, out, errs = runCLI(t, "", "sql", "--db", path, ".tables")
 	if code != 0 || !strings.Contains(out, "docs\n") {
 		t.Errorf(".tables: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestOutputToAPipeKeepsTheDeadline: --out a named pipe that nobody reads,
+// or whose reader stops reading, ends at --timeout with an error naming
+// the pipe, and leaves nothing beside it. Before, opening a pipe with no
+// reader blocked for good: neither --timeout nor SIGTERM ended it.
+func TestOutputToAPipeKeepsTheDeadline(t *testing.T) {
+	dir := t.TempDir()
+	pipe, chartPipe := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.png")
+	for _, p := range []string{pipe, chartPipe} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	run := func(out string, args ...string) (int, string) {
+		t.Helper()
+		type result struct {
+			code int
+			errs string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, _, errs := runCLI(t, "", append(args, "--timeout", "1s", "--out", out)...)
+			done <- result{code, errs}
+		}()
+		select {
+		case r := <-done:
+			return r.code, r.errs
+		case <-time.After(15 * time.Second):
+			// Unblock the command so the test binary can end.
+			if r, err := os.OpenFile(out, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				go func() { io.Copy(io.Discard, r); r.Close() }()
+			}
+			t.Fatalf("%v to a pipe ran 15 s past its 1 s --timeout", args)
+			return 0, ""
+		}
+	}
+	for _, c := range []struct {
+		out  string
+		args []string
+	}{
+		{pipe, []string{"export", "--sql", "SELECT 1 AS n"}},
+		{chartPipe, []string{"chart", "--sql", "SELECT name, count(*) AS n FROM categories GROUP BY name"}},
+	} {
+		start := time.Now()
+		code, errs := run(c.out, c.args...)
+		if code == exitOK || !strings.Contains(errs, c.out) || !strings.Contains(errs, "no reader opened it") || time.Since(start) > 5*time.Second {
+			t.Errorf("%s, no reader: exit %d after %s: %q", c.args[0], code, time.Since(start), errs)
+		}
+	}
+	// A reader that opens the pipe and never reads: the pipe fills.
+	r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	start := time.Now()
+	code, errs := run(pipe, "export", "--sql", "SELECT * FROM order_items")
+	if code == exitOK || !strings.Contains(errs, pipe) || !strings.Contains(errs, "stopped reading") || time.Since(start) > 5*time.Second {
+		t.Errorf("stalled reader: exit %d after %s: %q", code, time.Since(start), errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("files beside the pipes: %v", entries)
 	}
 }
