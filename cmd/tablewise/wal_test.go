@@ -209,3 +209,28 @@ func TestWALThroughSymlink(t *testing.T) {
 		t.Errorf("files beside the link: %v", entries)
 	}
 }
+
+// TestURIParametersCannotWrite: a file: URI may carry parameters that
+// would let a connection write or leave files: mode=rw/rwc, a
+// _pragma that changes the journal mode or lifts query_only, an exclusive
+// transaction lock, another VFS (unix-dotfile makes a lock directory).
+// Given to a WAL database whose writer is gone, each reads the rows and
+// no file in the directory is created or changed.
+func TestURIParametersCannotWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "app.db")
+	w := walWriter(t, path)
+	mustExec(t, w, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")
+	w.Close()
+	before := dirState(t, dir)
+	if names(before) != "app.db" {
+		t.Fatalf("setup left %s", names(before))
+	}
+	for _, q := range []string{
+		"mode=rwc", "mode=rw&cache=shared", "_pragma=journal_mode(delete)",
+		"_pragma=query_only(0)&_txlock=exclusive", "_pragma=locking_mode(exclusive)",
+		"vfs=unix-dotfile", "nolock=1&mode=rw",
+	} {
+		readCount(t, dir, before, "file:"+path+"?"+q, 2)
+	}
+}
