@@ -284,10 +284,15 @@ func TestTraceNeverWritesTheDatabase(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // a model that is never reached
 	path := testdb.Fixture(t)
 	before := testdb.FileHash(t, path)
+	suite := filepath.Join(t.TempDir(), "one.jsonl")
+	if err := os.WriteFile(suite, []byte(`{"question": "How many rows are in t?", "shape": "count", "sql": "SELECT count(*) FROM t"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"ask", "--db", path, "--trace", path, "how many rows are in t"},
 		{"ask", "--db", path, "--trace", path + "-journal", "how many rows are in t"},
 		{"mcp", "--db", path, "--trace", path + "-wal"},
+		{"eval", "--db", path, "--trace", path, "--suite", suite, "--out", filepath.Join(t.TempDir(), "run")},
 	} {
 		code, _, errs := runCLI(t, "", args...)
 		if code != exitUsage || !strings.Contains(errs, "--trace: refusing to write to "+args[4]) {
