@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // File is a file being written. Write to it, then Commit to put it in
@@ -70,7 +71,8 @@ func CreateContext(ctx context.Context, path string, perm fs.FileMode) (*File, e
 	}
 	dir, base := filepath.Split(path)
 	for try := 0; ; try++ {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		suffix := "." + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
+		name := filepath.Join(dir, "."+clipName(base, maxNameBytes-1-len(suffix))+suffix)
 		tmp, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) && try < 100 {
 			continue
@@ -126,6 +128,21 @@ func (f *File) Write(p []byte) (int, error) {
 		err = &fs.PathError{Op: "write", Path: f.path, Err: errPipeStalled}
 	}
 	return n, err
+}
+
+// maxNameBytes is the longest file name most file systems take (NAME_MAX).
+const maxNameBytes = 255
+
+// clipName cuts name to at most n bytes, at a character boundary, so that
+// the temporary file of a name near the limit is not longer than it.
+func clipName(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n]
 }
 
 // Commit closes the temporary file and renames it to the target.
