@@ -343,6 +343,7 @@ func TestOpenErrorsHidePasswords(t *testing.T) {
 		"mysql://doors:ab/" + pw + "@127.0.0.1:3306/shop", "mysql://doors:ab#" + pw + "@127.0.0.1:3306/shop",
 		"mysql://doors:ab@:/?" + pw + "@127.0.0.1:3306/shop",
 		"host=127.0.0.1 user=postgres password=ab." + pw + " dbname=postgres",
+		"postgres://postgres@127.0.0.1:1/postgres?sslpassword=ab." + pw,
 	} {
 		for _, args := range [][]string{{"sql", "--db", db, "SELECT 1"}, {"schema", "--db", db}, {"doctor", "--db", db}} {
 			code, out, errs := runCLI(t, "", args...)
