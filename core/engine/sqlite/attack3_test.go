@@ -71,11 +71,7 @@ INSERT INTO users SELECT 'user' || i, 'gone-' || i FROM n;
 DELETE FROM users WHERE name <> 'user1';`)
 	dir := filepath.Dir(path)
 	before, names := testdb.FileHash(t, path), dirNames(t, dir)
-	d, err := sqlite.Open(context.Background(), path, engine.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openAt(t, path)
 	for _, sql := range []string{
 		"SELECT count(*) FROM sqlite_dbpage WHERE instr(data, CAST('gone-299' AS BLOB)) > 0",
 		"SELECT pgno FROM main.sqlite_dbpage",
