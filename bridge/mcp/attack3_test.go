@@ -3,11 +3,14 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tablewise/tablewise/bridge/mcp/mcptest"
 	"github.com/tablewise/tablewise/core/testdb"
 )
 
@@ -47,4 +50,39 @@ func TestSampleQuestionsResourceHasADeadline(t *testing.T) {
 	if budget := sampleQuestionChecks * sampleQuestionTimeout; took > budget+500*time.Millisecond {
 		t.Errorf("read in %v, want within the list's budget of %v (%q)", took, budget, txt)
 	}
+}
+
+// TestToolsNeverWriteFiles: export_csv and make_chart hand their CSV and
+// PNG back in the result; no argument names a file. A client that passes
+// a path anyway (the database itself, its -journal, a new file beside it)
+// is told the argument is unknown, and nothing is written: the database
+// keeps its bytes and its directory its files. The raw-page table that
+// shows deleted rows is refused through run_sql as through every door.
+func TestToolsNeverWriteFiles(t *testing.T) {
+	path := testdb.Fixture(t)
+	dir := filepath.Dir(path)
+	before := testdb.FileHash(t, path)
+	entries := func() []string {
+		var names []string
+		es, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	files := entries()
+	c := connect(t, newServer(t, testdb.Open(t, path)))
+	for _, tool := range []string{"export_csv", "make_chart"} {
+		for _, arg := range []string{"path", "out", "file", "output"} {
+			for _, target := range []string{path, path + "-journal", filepath.Join(dir, "out.csv"), "../../" + filepath.Base(path)} {
+				msg := errResult(t, mcptest.Call(t, c, tool, map[string]any{"sql": "SELECT a, a AS b FROM t", arg: target}))
+				require.Contains(t, msg, fmt.Sprintf("unknown argument %q", arg))
+			}
+		}
+	}
+	msg := errResult(t, mcptest.Call(t, c, "run_sql", map[string]any{"sql": "SELECT data FROM sqlite_dbpage"}))
+	require.Contains(t, msg, "sqlite_dbpage is not allowed")
+	require.Equal(t, before, testdb.FileHash(t, path), "the database changed")
+	require.Equal(t, files, entries(), "files appeared beside the database")
 }

@@ -10,10 +10,12 @@ import (
 
 	"github.com/tablewise/tablewise/core/answer"
 	"github.com/tablewise/tablewise/core/ask"
+	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/fault"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/llm"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/trace"
 	"github.com/tablewise/tablewise/tui/styles"
 	"github.com/tablewise/tablewise/tui/syntax"
 )
@@ -43,8 +45,19 @@ func (m *modelFlags) register(fs interface {
 // newAskService builds the answer service the flags and the environment
 // select, keeping conversations in store and the planner's value indexes
 // in the state directory. A provider it cannot build is bad
-// input (exit 2).
-func newAskService(mf modelFlags, getenv func(string) string, store ask.Store) (*ask.Service, error) {
+// input (exit 2), and so is a trace file that one of dbs owns: the trace
+// is appended to, so it must never be a database or a file SQLite keeps
+// beside one.
+func newAskService(mf modelFlags, getenv func(string) string, store ask.Store, dbs ...*db.DB) (*ask.Service, error) {
+	tracePath := mf.trace
+	if tracePath == "" {
+		tracePath = trace.DefaultPath()
+	}
+	for _, d := range dbs {
+		if err := d.CheckOutput(tracePath); err != nil {
+			return nil, fmt.Errorf("--trace: %w", err)
+		}
+	}
 	svc, err := ask.New(ask.Config{Provider: mf.provider, Model: mf.model, TracePath: mf.trace, Prompt: mf.prompt, NoReview: !mf.review, EscalateModel: mf.escalate, Getenv: getenv, Store: store, IndexDir: ask.DefaultIndexDir()})
 	if errors.Is(err, llm.ErrUnknownProvider) || errors.Is(err, llm.ErrMissingKey) || errors.Is(err, ask.ErrUnknownPrompt) {
 		return nil, usagef("%v", err)
@@ -83,7 +96,7 @@ func runAsk(ctx context.Context, args []string, s *streams) error {
 		return err
 	}
 	defer d.Close()
-	svc, err := newAskService(mf, s.getenv, ask.NewFileStore(ask.DefaultThreadDir()))
+	svc, err := newAskService(mf, s.getenv, ask.NewFileStore(ask.DefaultThreadDir()), d)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func chartCmd(ctx context.Context, o chartOptions, s *streams) error {
 		_, err := s.out.Write(img)
 		return err
 	}
-	if err := atomicfile.WriteFile(o.out, img, 0o644); err != nil {
+	if err := atomicfile.WriteFileContext(ctx, o.out, img, 0o644); err != nil {
 		return outError("chart", o.out, fmt.Errorf("chart: %w", err))
 	}
 	series := ""

@@ -6,11 +6,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tablewise/tablewise/core/testdb"
@@ -272,6 +275,40 @@ func TestOutputNeverReplacesTheDatabase(t *testing.T) {
 	}
 }
 
+// TestTraceNeverWritesTheDatabase: --trace names a file tablewise appends
+// to; naming the database (or a file SQLite keeps beside it) is refused
+// before a model is asked, and the database keeps its bytes. Before, ask
+// appended a JSON line to the database file itself.
+func TestTraceNeverWritesTheDatabase(t *testing.T) {
+	askEnv(t, nil)
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // a model that is never reached
+	path := testdb.Fixture(t)
+	before := testdb.FileHash(t, path)
+	suite := filepath.Join(t.TempDir(), "one.jsonl")
+	if err := os.WriteFile(suite, []byte(`{"question": "How many rows are in t?", "shape": "count", "sql": "SELECT count(*) FROM t"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"ask", "--db", path, "--trace", path, "how many rows are in t"},
+		{"ask", "--db", path, "--trace", path + "-journal", "how many rows are in t"},
+		{"mcp", "--db", path, "--trace", path + "-wal"},
+		{"eval", "--db", path, "--trace", path, "--suite", suite, "--out", filepath.Join(t.TempDir(), "run")},
+	} {
+		code, _, errs := runCLI(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, "--trace: refusing to write to "+args[4]) {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if testdb.FileHash(t, path) != before {
+		t.Fatal("the database file changed")
+	}
+	for _, suffix := range []string{"-journal", "-wal"} {
+		if _, err := os.Stat(path + suffix); err == nil {
+			t.Errorf("a %s file was created", suffix)
+		}
+	}
+}
+
 // TestOutputRefusedThroughSymlinkedDatabase: with the database given as a
 // link, an export to the real file's journal is refused; before, it wrote a
 // bogus hot journal that made every later read of the database fail.
@@ -306,6 +343,7 @@ func TestOpenErrorsHidePasswords(t *testing.T) {
 		"mysql://doors:ab/" + pw + "@127.0.0.1:3306/shop", "mysql://doors:ab#" + pw + "@127.0.0.1:3306/shop",
 		"mysql://doors:ab@:/?" + pw + "@127.0.0.1:3306/shop",
 		"host=127.0.0.1 user=postgres password=ab." + pw + " dbname=postgres",
+		"postgres://postgres@127.0.0.1:1/postgres?sslpassword=ab." + pw,
 	} {
 		for _, args := range [][]string{{"sql", "--db", db, "SELECT 1"}, {"schema", "--db", db}, {"doctor", "--db", db}} {
 			code, out, errs := runCLI(t, "", args...)
@@ -334,5 +372,69 @@ CREATE VIRTUAL TABLE docs USING fts5(title, body); INSERT INTO docs VALUES ('a',
 	code, out, errs = runCLI(t, "", "sql", "--db", path, ".tables")
 	if code != 0 || !strings.Contains(out, "docs\n") {
 		t.Errorf(".tables: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestOutputToAPipeKeepsTheDeadline: --out a named pipe that nobody reads,
+// or whose reader stops reading, ends at --timeout with an error naming
+// the pipe, and leaves nothing beside it. Before, opening a pipe with no
+// reader blocked for good: neither --timeout nor SIGTERM ended it.
+func TestOutputToAPipeKeepsTheDeadline(t *testing.T) {
+	dir := t.TempDir()
+	pipe, chartPipe := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.png")
+	for _, p := range []string{pipe, chartPipe} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	run := func(out string, args ...string) (int, string) {
+		t.Helper()
+		type result struct {
+			code int
+			errs string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, _, errs := runCLI(t, "", append(args, "--timeout", "1s", "--out", out)...)
+			done <- result{code, errs}
+		}()
+		select {
+		case r := <-done:
+			return r.code, r.errs
+		case <-time.After(15 * time.Second):
+			// Unblock the command so the test binary can end.
+			if r, err := os.OpenFile(out, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				go func() { io.Copy(io.Discard, r); r.Close() }()
+			}
+			t.Fatalf("%v to a pipe ran 15 s past its 1 s --timeout", args)
+			return 0, ""
+		}
+	}
+	for _, c := range []struct {
+		out  string
+		args []string
+	}{
+		{pipe, []string{"export", "--sql", "SELECT 1 AS n"}},
+		{chartPipe, []string{"chart", "--sql", "SELECT name, count(*) AS n FROM categories GROUP BY name"}},
+	} {
+		start := time.Now()
+		code, errs := run(c.out, c.args...)
+		if code == exitOK || !strings.Contains(errs, c.out) || !strings.Contains(errs, "no reader opened it") || time.Since(start) > 5*time.Second {
+			t.Errorf("%s, no reader: exit %d after %s: %q", c.args[0], code, time.Since(start), errs)
+		}
+	}
+	// A reader that opens the pipe and never reads: the pipe fills.
+	r, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	start := time.Now()
+	code, errs := run(pipe, "export", "--sql", "SELECT * FROM order_items")
+	if code == exitOK || !strings.Contains(errs, pipe) || !strings.Contains(errs, "stopped reading") || time.Since(start) > 5*time.Second {
+		t.Errorf("stalled reader: exit %d after %s: %q", code, time.Since(start), errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("files beside the pipes: %v", entries)
 	}
 }

@@ -161,7 +161,17 @@ func evalRun(ctx context.Context, o evalOptions, s *streams) error {
 			return usagef("eval: %v", err)
 		}
 	} else {
-		svc, err := newAskService(o.mf, s.getenv, ask.NewMemory(0, 0))
+		// A --trace file must not be the database the questions
+		// default to (the one --db names): the trace is appended to.
+		var traced []*db.DB
+		if o.mf.trace != "" && dbs.Default != "" {
+			d, err := dbs.Get(ctx, "")
+			if err != nil {
+				return err
+			}
+			traced = append(traced, d)
+		}
+		svc, err := newAskService(o.mf, s.getenv, ask.NewMemory(0, 0), traced...)
 		if err != nil {
 			return err
 		}

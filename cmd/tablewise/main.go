@@ -194,7 +194,7 @@ func runDefault(ctx context.Context, args []string, s *streams) error {
 	defer d.Close()
 	if s.outTTY {
 		// The explorer's conversation lasts as long as it runs.
-		svc, err := newAskService(mf, s.getenv, ask.NewMemory(1, 0))
+		svc, err := newAskService(mf, s.getenv, ask.NewMemory(1, 0), d)
 		if err != nil {
 			return err
 		}

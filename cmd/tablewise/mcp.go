@@ -184,7 +184,7 @@ func openServed(ctx context.Context, s *streams, dbs []string, mf modelFlags, lo
 		closeDBs()
 		return nil, nil, nil, err
 	}
-	svc, err = newAskService(mf, s.getenv, ask.NewMemory(0, 0))
+	svc, err = newAskService(mf, s.getenv, ask.NewMemory(0, 0), opened...)
 	if err != nil {
 		closeDBs()
 		return nil, nil, nil, err

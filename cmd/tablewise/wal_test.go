@@ -67,6 +67,23 @@ func walWriter(t *testing.T, path string) *sql.DB {
 	return w
 }
 
+// checkpointedWAL is a WAL database, app.db with two rows in t, whose
+// writer has closed: its directory, its path and the directory's state,
+// app.db alone.
+func checkpointedWAL(t *testing.T) (dir, path string, before map[string][32]byte) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "app.db")
+	w := walWriter(t, path)
+	mustExec(t, w, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")
+	w.Close()
+	before = dirState(t, dir)
+	if names(before) != "app.db" {
+		t.Fatalf("setup left %s", names(before))
+	}
+	return dir, path, before
+}
+
 // lines is CSV output with CRLF line ends made plain and the last one cut.
 // readCount runs "tablewise sql --db db 'SELECT count(*) FROM t'", fails
 // t unless it prints want rows, and checks that no file in dir changed
@@ -110,15 +127,7 @@ func copyFiles(t *testing.T, src string, names ...string) string {
 // writer has gone (no -wal, no -shm): the rows are there and no file is
 // created or changed.
 func TestWALCheckpointedReadCreatesNothing(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "app.db")
-	w := walWriter(t, path)
-	mustExec(t, w, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")
-	w.Close()
-	before := dirState(t, dir)
-	if names(before) != "app.db" {
-		t.Fatalf("setup left %s", names(before))
-	}
+	dir, path, before := checkpointedWAL(t)
 	readCount(t, dir, before, path, 2)
 	r := runBin(t, "", "schema", "--db", path)
 	if r.code != exitOK || !strings.Contains(r.stdout, "t") {
@@ -207,5 +216,22 @@ func TestWALThroughSymlink(t *testing.T) {
 	readCount(t, dir, before, link, 3)
 	if entries, _ := os.ReadDir(filepath.Dir(link)); len(entries) != 1 {
 		t.Errorf("files beside the link: %v", entries)
+	}
+}
+
+// TestURIParametersCannotWrite: a file: URI may carry parameters that
+// would let a connection write or leave files: mode=rw/rwc, a
+// _pragma that changes the journal mode or lifts query_only, an exclusive
+// transaction lock, another VFS (unix-dotfile makes a lock directory).
+// Given to a WAL database whose writer is gone, each reads the rows and
+// no file in the directory is created or changed.
+func TestURIParametersCannotWrite(t *testing.T) {
+	dir, path, before := checkpointedWAL(t)
+	for _, q := range []string{
+		"mode=rwc", "mode=rw&cache=shared", "_pragma=journal_mode(delete)",
+		"_pragma=query_only(0)&_txlock=exclusive", "_pragma=locking_mode(exclusive)",
+		"vfs=unix-dotfile", "nolock=1&mode=rw",
+	} {
+		readCount(t, dir, before, "file:"+path+"?"+q, 2)
 	}
 }

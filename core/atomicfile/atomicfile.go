@@ -8,12 +8,17 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
+	"time"
+	"unicode/utf8"
 )
 
 // File is a file being written. Write to it, then Commit to put it in
@@ -26,6 +31,9 @@ type File struct {
 	// direct says File writes the target itself (a pipe, stdout): there
 	// is no temporary file to rename or remove.
 	direct bool
+	// stop ends the watch that cuts a pipe's writes when the context
+	// given to CreateContext ends.
+	stop func() bool
 }
 
 // Create starts writing path: a temporary file beside it, named after it
@@ -37,10 +45,23 @@ type File struct {
 // or the null device (also through a link, as /dev/stdout is) is opened
 // and written straight; another device is refused.
 func Create(path string, perm fs.FileMode) (*File, error) {
+	return CreateContext(context.Background(), path, perm)
+}
+
+// CreateContext is Create bounded by ctx where the target can keep a
+// writer waiting: a named pipe is opened once a reader has opened it, and
+// when ctx ends first the error (wrapping ctx.Err()) says no reader came;
+// once open, a write the reader does not take in time fails when ctx
+// ends. Opening a pipe blocks in the kernel until its reader comes, where
+// no deadline or signal reaches it, so the pipe is polled instead.
+func CreateContext(ctx context.Context, path string, perm fs.FileMode) (*File, error) {
 	fi, err := os.Stat(path)
 	if err == nil && (!fi.Mode().IsRegular() || isStdStream(fi)) && !fi.IsDir() {
 		if !writesStraight(fi) {
 			return nil, &fs.PathError{Op: "create", Path: path, Err: errDevice}
+		}
+		if fi.Mode()&fs.ModeNamedPipe != 0 && !isStdStream(fi) {
+			return openPipe(ctx, path)
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
@@ -50,7 +71,8 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 	}
 	dir, base := filepath.Split(path)
 	for try := 0; ; try++ {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		suffix := "." + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
+		name := filepath.Join(dir, "."+clipName(base, maxNameBytes-1-len(suffix))+suffix)
 		tmp, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) && try < 100 {
 			continue
@@ -69,12 +91,69 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 	}
 }
 
+// pipePoll is how often openPipe looks for a reader.
+const pipePoll = 20 * time.Millisecond
+
+// openPipe opens the named pipe at path for writing once a reader has
+// opened it, or fails when ctx ends. The descriptor is non-blocking, so
+// writes wait in the runtime's poller, where a deadline ends them: ctx
+// ending sets one.
+func openPipe(ctx context.Context, path string) (*File, error) {
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			file := &File{File: f, path: path, direct: true}
+			file.stop = context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Unix(1, 0)) })
+			return file, nil
+		}
+		if !errors.Is(err, syscall.ENXIO) { // ENXIO: no reader yet
+			return nil, &fs.PathError{Op: "create", Path: path, Err: underlying(err)}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &fs.PathError{Op: "create", Path: path, Err: fmt.Errorf("named pipe: no reader opened it in time (%w); start its reader first, e.g. cat %s", ctx.Err(), path)}
+		case <-time.After(pipePoll):
+		}
+	}
+}
+
+// errPipeStalled says a pipe's reader took too little, too late.
+var errPipeStalled = errors.New("named pipe: its reader stopped reading and the deadline passed")
+
+// Write writes p to the temporary file, or straight to a pipe; a write a
+// pipe's reader did not take before the context ended fails saying so.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	if err != nil && f.stop != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		err = &fs.PathError{Op: "write", Path: f.path, Err: errPipeStalled}
+	}
+	return n, err
+}
+
+// maxNameBytes is the longest file name most file systems take (NAME_MAX).
+const maxNameBytes = 255
+
+// clipName cuts name to at most n bytes, at a character boundary, so that
+// the temporary file of a name near the limit is not longer than it.
+func clipName(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n]
+}
+
 // Commit closes the temporary file and renames it to the target.
 func (f *File) Commit() error {
 	if f.done {
 		return os.ErrClosed
 	}
 	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
 	err := f.File.Close()
 	if f.direct {
 		if err != nil {
@@ -114,6 +193,9 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
 	f.File.Close()
 	if !f.direct {
 		os.Remove(f.File.Name())
@@ -148,7 +230,12 @@ func isStdStream(fi fs.FileInfo) bool {
 
 // WriteFile writes data to path atomically with the permissions perm.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	f, err := Create(path, perm)
+	return WriteFileContext(context.Background(), path, data, perm)
+}
+
+// WriteFileContext is WriteFile bounded by ctx as CreateContext is.
+func WriteFileContext(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
+	f, err := CreateContext(ctx, path, perm)
 	if err != nil {
 		return err
 	}

@@ -208,3 +208,24 @@ func TestDeviceRefused(t *testing.T) {
 		t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
 	}
 }
+
+// TestLongNameIsWritten: a file name near the system's limit (255 bytes)
+// is a name the user may give. The temporary file beside it is named
+// after it, and was longer than the limit, so the write failed with "file
+// name too long" for a name that is not. The file is written, and nothing
+// is left beside it.
+func TestLongNameIsWritten(t *testing.T) {
+	dir := t.TempDir()
+	for _, base := range []string{strings.Repeat("b", 251) + ".csv", strings.Repeat("é", 125) + ".csv"} {
+		path := filepath.Join(dir, base)
+		if err := atomicfile.WriteFile(path, []byte("a\n"), 0o644); err != nil {
+			t.Fatalf("%d-byte name: %v", len(base), err)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != "a\n" {
+			t.Errorf("%d-byte name: read back %q, %v", len(base), b, err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("files left: %v", entries)
+	}
+}

@@ -373,8 +373,9 @@ func AwaitGone(ctx context.Context, probe func() (left bool, err error)) bool {
 }
 
 // Redact returns dsn for display without its password: the password of a
-// URL's user information and the value of any password= parameter (in a
-// URL's query or a key=value DSN) become "xxxxx". It never fails: text it
+// URL's user information and the value of any password= or sslpassword=
+// parameter (in a URL's query or a key=value DSN; sslpassword unlocks a
+// client key) become "xxxxx". It never fails: text it
 // cannot read is redacted all the same, and a password written without
 // percent-encoding its / ? # or @ is redacted whole.
 func Redact(dsn string) string {
@@ -459,7 +460,7 @@ func userinfoEnd(rest string) int {
 	return -1
 }
 
-var passwordParam = regexp.MustCompile(`(?i)((?:^|[\s?&;])(?:password|passwd|pwd)\s*=\s*)('[^']*'|[^\s&;#]*)`)
+var passwordParam = regexp.MustCompile(`(?i)((?:^|[\s?&;])(?:ssl)?(?:password|passwd|pwd)\s*=\s*)('[^']*'|[^\s&;#]*)`)
 
 // IndexSpec is an index that does not exist: a table and its columns in
 // key order.

@@ -35,6 +35,10 @@ func TestRedact(t *testing.T) {
 		"postgres://u:123/RET@127.0.0.1/x":       "postgres://u:xxxxx@127.0.0.1/x",
 		"mysql://root:2024?RET@127.0.0.1:3306/x": "mysql://root:xxxxx@127.0.0.1:3306/x",
 		"mysql://root:7#RET@db.example/shop":     "mysql://root:xxxxx@db.example/shop",
+		// The passphrase of an encrypted client key (libpq's and pgx's
+		// sslpassword) is a password too.
+		"postgres://u@h/shop?sslmode=verify-full&sslpassword=s3cret": "postgres://u@h/shop?sslmode=verify-full&sslpassword=xxxxx",
+		"host=db user=a sslpassword='s 3' dbname=shop":               "host=db user=a sslpassword=xxxxx dbname=shop",
 	} {
 		if got := engine.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -93,7 +93,15 @@ func ToFile(ctx context.Context, d *db.DB, sql, path string, opt RunOptions) (*q
 	if _, err := New(opt.Format, io.Discard, opt.Options); err != nil {
 		return nil, err
 	}
-	f, err := atomicfile.Create(path, 0o644)
+	// The deadline also bounds waiting for a pipe's reader, and every
+	// write to a pipe.
+	wctx := ctx
+	if opt.Query.Timeout > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, opt.Query.Timeout)
+		defer cancel()
+	}
+	f, err := atomicfile.CreateContext(wctx, path, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}

@@ -8,10 +8,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tablewise/tablewise/core/config"
@@ -59,7 +62,14 @@ func Open(path string) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	// O_NONBLOCK: opening a named pipe for writing waits in the kernel
+	// until a reader opens it, where no deadline or signal reaches; with
+	// it, a pipe nobody reads is an error at once (it changes nothing for
+	// a file).
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY|syscall.O_NONBLOCK, 0o600)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, fmt.Errorf("trace %s: a named pipe with no reader; start its reader first, e.g. cat %s", path, path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -55,3 +55,37 @@ INSERT INTO docs VALUES ('first', 'hello world'), ('second', 'goodbye world'), (
 		t.Errorf("the directory or the database changed: %v, was %v", dirNames(t, dir), names)
 	}
 }
+
+// TestRawPagesAreNotRead: sqlite_dbpage hands out the database file's raw
+// pages, free ones included, where rows that were deleted (and not yet
+// vacuumed) still sit. Before, `SELECT data FROM sqlite_dbpage` read them,
+// so a deleted row came back through any front door although no table
+// holds it. Every form of the read is refused by name; the file is
+// unchanged.
+func TestRawPagesAreNotRead(t *testing.T) {
+	path := testdb.Build(t, "deleted.db", `
+PRAGMA secure_delete = OFF;
+CREATE TABLE users(name TEXT, secret TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 300)
+INSERT INTO users SELECT 'user' || i, 'gone-' || i FROM n;
+DELETE FROM users WHERE name <> 'user1';`)
+	dir := filepath.Dir(path)
+	before, names := testdb.FileHash(t, path), dirNames(t, dir)
+	d := openAt(t, path)
+	for _, sql := range []string{
+		"SELECT count(*) FROM sqlite_dbpage WHERE instr(data, CAST('gone-299' AS BLOB)) > 0",
+		"SELECT pgno FROM main.sqlite_dbpage",
+		"SELECT data FROM sqlite_dbpage('main') WHERE pgno = 2",
+		"WITH p AS (SELECT * FROM sqlite_dbpage) SELECT count(*) FROM p",
+		"SELECT (SELECT data FROM sqlite_dbpage LIMIT 1) AS d",
+	} {
+		res, err := query.Collect(context.Background(), d, sql, query.Options{})
+		var rej *guard.Rejection
+		if !errors.As(err, &rej) || rej.What != "sqlite_dbpage" {
+			t.Errorf("%s: %v %v, want it refused as sqlite_dbpage", sql, res, err)
+		}
+	}
+	if testdb.FileHash(t, path) != before || !slices.Equal(dirNames(t, dir), names) {
+		t.Errorf("the directory or the database changed: %v, was %v", dirNames(t, dir), names)
+	}
+}

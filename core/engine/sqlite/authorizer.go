@@ -145,7 +145,7 @@ func allowed(action int, a1, a2 string) bool {
 		if name, ok := strings.CutPrefix(strings.ToLower(a1), "pragma_"); ok {
 			return isIntrospection(name)
 		}
-		return true
+		return !strings.EqualFold(a1, rawPages)
 	case lite.ActionFunction:
 		return !deniedFunctions[strings.ToLower(a2)]
 	case lite.ActionPragma:
@@ -161,6 +161,11 @@ func allowed(action int, a1, a2 string) bool {
 func moduleStatement(action int, a1, a2 string) bool {
 	return action == lite.ActionPragma && strings.EqualFold(a1, "data_version") && a2 == ""
 }
+
+// rawPages is the virtual table that hands out the database file's raw
+// pages, free ones included, where deleted rows still sit until a VACUUM:
+// reading it would show data no table holds.
+const rawPages = "sqlite_dbpage"
 
 func isIntrospection(name string) bool {
 	for _, p := range IntrospectionPragmas {
@@ -226,6 +231,12 @@ func (d *denial) rejection() *guard.Rejection {
 		r.Hint = "to read a table's shape use PRAGMA table_info(name) or SELECT * FROM pragma_table_info('name')"
 		return r
 	case lite.ActionRead:
+		if strings.EqualFold(d.arg1, rawPages) {
+			r.What = rawPages
+			r.Reason = rawPages + " is not allowed: it reads the file's raw pages, where deleted rows remain"
+			r.Hint = "read the tables instead (the schema lists them)"
+			return r
+		}
 		r.What = "PRAGMA " + strings.TrimPrefix(strings.ToLower(d.arg1), "pragma_")
 		r.Reason = fmt.Sprintf("%s is not allowed: only the introspection pragmas (%s) can be read", d.arg1, strings.Join(IntrospectionPragmas, ", "))
 		return r
