@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -341,15 +342,26 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Options, k.Kind, k.X, k.Y}, g}
 }
 
-// SavePNG draws the chart as a PNG and writes it to path.
+// saveTimeout bounds writing a saved chart: a path that is a named pipe
+// no program reads would otherwise keep the save waiting for good.
+const saveTimeout = 10 * time.Second
+
+// SavePNG draws the chart as a PNG and writes it to path, within
+// saveTimeout.
 func SavePNG(ctx context.Context, spec coreanswer.ChartSpec, res *query.Result, path string, open bool) tea.Cmd {
+	return savePNG(ctx, spec, res, path, open, saveTimeout)
+}
+
+func savePNG(ctx context.Context, spec coreanswer.ChartSpec, res *query.Result, path string, open bool, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		b, err := charts.PNG(ctx, spec, res, charts.Options{})
 		if err == nil {
 			err = os.MkdirAll(filepath.Dir(path), 0o755)
 		}
 		if err == nil {
-			err = atomicfile.WriteFile(path, b, 0o644)
+			wctx, cancel := context.WithTimeout(ctx, timeout)
+			err = atomicfile.WriteFileContext(wctx, path, b, 0o644)
+			cancel()
 		}
 		return SavedMsg{Path: path, Err: err, Open: open}
 	}
