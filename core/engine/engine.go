@@ -340,14 +340,31 @@ func Ended(ctx context.Context) error {
 // value. who names the server's session (a connection id, a backend pid)
 // and hint the computations that do this on its server. Never "stopped
 // at the deadline": the server still works on it.
-func StillRuns(timeout time.Duration, cancelled bool, who, hint string) *guard.SQLError {
-	at := "the " + timeout.String() + " deadline"
-	if cancelled {
+func StillRuns(timeout time.Duration, cancelled bool, who, hint string) *StillRunning {
+	return &StillRunning{Timeout: timeout, Cancelled: cancelled, Who: who, Hint: hint}
+}
+
+// StillRunning is StillRuns' error. It reads as, and unwraps to, the SQL
+// error it describes; a caller whose own deadline was longer than what
+// was left of it for the statement (the opening came first) restates it
+// with that deadline (Timeout).
+type StillRunning struct {
+	Timeout   time.Duration
+	Cancelled bool
+	Who, Hint string
+}
+
+func (e *StillRunning) Error() string { return e.Unwrap().Error() }
+
+// Unwrap is the error as a *guard.SQLError.
+func (e *StillRunning) Unwrap() error {
+	at := "the " + e.Timeout.String() + " deadline"
+	if e.Cancelled {
 		at = "cancellation"
 	}
 	return &guard.SQLError{
-		Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (%s) until it has computed the value it is on", at, who),
-		Hint: hint,
+		Msg:  fmt.Sprintf("the statement did not stop at %s: the server still runs it (%s) until it has computed the value it is on", at, e.Who),
+		Hint: e.Hint,
 	}
 }
 
