@@ -43,7 +43,8 @@ type Config struct {
 	Model string
 	// TracePath is the file model and tool calls are appended to, one JSON
 	// line each (--trace); empty means trace.DefaultPath(). The offline
-	// planner makes no calls and opens no trace.
+	// planner makes no calls and opens no trace. A TracePath that cannot
+	// be opened is an error of New; the default path is best effort.
 	TracePath string
 	// Getenv reads the environment (os.Getenv in production). Nil reads
 	// nothing, so the offline planner answers unless Provider says
@@ -145,7 +146,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	tw, err := trace.Open(path)
 	if err != nil {
-		tw = nil // tracing is best effort; questions still work
+		if cfg.TracePath != "" {
+			// A trace asked for by name: answering without it would lose
+			// it with no word said.
+			return nil, fmt.Errorf("cannot write the trace: %w — choose another --trace path", err)
+		}
+		tw = nil // the default trace is best effort; questions still work
 	}
 	p, err := llm.New(lc, llm.WithTrace(tw.ModelCall))
 	if err != nil {

@@ -504,3 +504,23 @@ func TestKeptBundleSharesNoChecks(t *testing.T) {
 		t.Fatalf("the kept checks changed: %+v %+v", k, k.Review)
 	}
 }
+
+// TestNamedTraceThatCannotBeWritten: a trace file named by the caller
+// (--trace) that cannot be opened is an error naming it, not a trace
+// silently lost.
+func TestNamedTraceThatCannotBeWritten(t *testing.T) {
+	f := llmtest.New(t, "anthropic", llmtest.Text("unused"))
+	file := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(file, "trace.jsonl") // under a regular file
+	s, err := New(Config{Getenv: modelEnv(f), TracePath: bad})
+	if err == nil {
+		s.Close()
+		t.Fatalf("New with --trace %s: no error, the trace would be lost", bad)
+	}
+	if !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "--trace") {
+		t.Errorf("New with --trace %s: %v, want an error naming the path and --trace", bad, err)
+	}
+}
