@@ -309,6 +309,45 @@ func TestTraceNeverWritesTheDatabase(t *testing.T) {
 	}
 }
 
+// TestEvalTraceNeverWritesADatabaseOfItsFolder: with --db-dir, the
+// databases the questions name are as much eval's as the --db one: a
+// --trace naming one of them (or a file SQLite keeps beside it) is
+// refused before a model is asked. Before, eval appended its trace to
+// that database file.
+func TestEvalTraceNeverWritesADatabaseOfItsFolder(t *testing.T) {
+	askEnv(t, nil)
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1") // a model that is never reached
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shop", "shop.sqlite")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fixture, err := os.ReadFile(testdb.Fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, fixture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := testdb.FileHash(t, path)
+	suite := filepath.Join(t.TempDir(), "one.jsonl")
+	if err := os.WriteFile(suite, []byte(`{"question": "How many rows are in t?", "db": "shop", "shape": "count", "sql": "SELECT count(*) FROM t"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, trace := range []string{path, path + "-wal"} {
+		code, _, errs := runCLI(t, "", "eval", "--db-dir", dir, "--trace", trace, "--suite", suite, "--out", filepath.Join(t.TempDir(), "run"))
+		if code != exitUsage || !strings.Contains(errs, "--trace: refusing to write to "+trace) {
+			t.Errorf("--trace %s: exit %d %q", trace, code, errs)
+		}
+	}
+	if testdb.FileHash(t, path) != before {
+		t.Fatal("the database file changed")
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Error("a -wal file was created")
+	}
+}
+
 // TestOutputRefusedThroughSymlinkedDatabase: with the database given as a
 // link, an export to the real file's journal is refused; before, it wrote a
 // bogus hot journal that made every later read of the database fail.

@@ -161,15 +161,14 @@ func evalRun(ctx context.Context, o evalOptions, s *streams) error {
 			return usagef("eval: %v", err)
 		}
 	} else {
-		// A --trace file must not be the database the questions
-		// default to (the one --db names): the trace is appended to.
+		// A --trace file must not be a database the questions are
+		// about: the one --db names or one of --db-dir's. The trace is
+		// appended to.
 		var traced []*db.DB
-		if o.mf.trace != "" && dbs.Default != "" {
-			d, err := dbs.Get(ctx, "")
-			if err != nil {
+		if o.mf.trace != "" {
+			if traced, err = caseDatabases(ctx, dbs, cases); err != nil {
 				return err
 			}
-			traced = append(traced, d)
 		}
 		svc, err := newAskService(o.mf, s.getenv, ask.NewMemory(0, 0), traced...)
 		if err != nil {
@@ -221,6 +220,36 @@ func (a serviceAsker) Ask(ctx context.Context, d *db.DB, question, conv string) 
 
 // evalDatabases resolves --db (the sample when empty) and the folder of
 // named databases.
+// caseDatabases opens the databases cases are about, and the --db one,
+// each once. One that cannot be found is left out: its questions report
+// it when they run.
+func caseDatabases(ctx context.Context, dbs *eval.Databases, cases []eval.Case) ([]*db.DB, error) {
+	var out []*db.DB
+	names := []string{}
+	if dbs.Default != "" {
+		names = append(names, "")
+	}
+	for _, c := range cases {
+		names = append(names, c.DB)
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		d, err := dbs.Get(ctx, name)
+		if errors.Is(err, eval.ErrNoDatabase) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
 func evalDatabases(dbPath, dbDir, suiteDir string) (*eval.Databases, error) {
 	dbs := &eval.Databases{Default: dbPath, Dir: dbDir}
 	if dbs.Dir == "" {
