@@ -1,7 +1,8 @@
 // Package atomicfile writes files so that nobody ever sees one half
 // written: the bytes go to a temporary file in the same directory, which is
 // renamed over the target only once it is complete. Exports, chart images
-// and saved conversations use it. A target that is not a file is never
+// and saved conversations use it. A symbolic link is written where it
+// points and stays a link. A target that is not a file is never
 // replaced: a named pipe, the process's own stdout or stderr (/dev/stdout)
 // and the null device are written straight, as a shell's > would, and any
 // other device is refused.
@@ -27,6 +28,9 @@ import (
 type File struct {
 	*os.File
 	path string
+	// target is where Commit renames the temporary file: path, or the
+	// file path's symbolic link names.
+	target string
 	done bool
 	// direct says File writes the target itself (a pipe, stdout): there
 	// is no temporary file to rename or remove.
@@ -69,7 +73,13 @@ func CreateContext(ctx context.Context, path string, perm fs.FileMode) (*File, e
 		}
 		return &File{File: f, path: path, direct: true}, nil
 	}
-	dir, base := filepath.Split(path)
+	// A link is written where it points, as a shell's > writes it: the
+	// link stays and the file it names gets the bytes.
+	target := path
+	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		target = Resolve(path)
+	}
+	dir, base := filepath.Split(target)
 	for try := 0; ; try++ {
 		suffix := "." + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
 		name := filepath.Join(dir, "."+clipName(base, maxNameBytes-1-len(suffix))+suffix)
@@ -87,7 +97,7 @@ func CreateContext(ctx context.Context, path string, perm fs.FileMode) (*File, e
 				return nil, &fs.PathError{Op: "create", Path: path, Err: underlying(err)}
 			}
 		}
-		return &File{File: tmp, path: path}, nil
+		return &File{File: tmp, path: path, target: target}, nil
 	}
 }
 
@@ -162,7 +172,7 @@ func (f *File) Commit() error {
 		return err
 	}
 	if err == nil {
-		if err = os.Rename(f.File.Name(), f.path); err != nil {
+		if err = os.Rename(f.File.Name(), f.target); err != nil {
 			err = &fs.PathError{Op: "write", Path: f.path, Err: underlying(err)}
 		}
 	}
@@ -226,6 +236,33 @@ func isStdStream(fi fs.FileInfo) bool {
 		}
 	}
 	return false
+}
+
+// Resolve follows symbolic links in p, also when p or the file a link
+// names does not exist yet (then its directory is resolved): the file a
+// write to p reaches.
+func Resolve(p string) string {
+	for range 40 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(dir, filepath.Base(p))
+	}
+	return p
 }
 
 // WriteFile writes data to path atomically with the permissions perm.

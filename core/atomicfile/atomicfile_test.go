@@ -229,3 +229,41 @@ func TestLongNameIsWritten(t *testing.T) {
 		t.Errorf("files left: %v", entries)
 	}
 }
+
+// TestWriteThroughLink: a target that is a symbolic link is written where
+// it points, as a shell's > writes it, and stays a link: before, the
+// export replaced the link with a file of its own and the file it named
+// kept its old bytes. A link that names a file not there yet creates it.
+func TestWriteThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "reports", "latest.csv")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "out.csv")
+	if err := os.Symlink(filepath.Join("reports", "latest.csv"), link); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "next.csv")
+	if err := os.Symlink(filepath.Join("reports", "next.csv"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ link, target string }{{link, real}, {dangling, filepath.Join(dir, "reports", "next.csv")}} {
+		if err := atomicfile.WriteFile(c.link, []byte("new contents"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(c.link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link (%v)", c.link, err)
+		}
+		if b, err := os.ReadFile(c.target); err != nil || string(b) != "new contents" {
+			t.Errorf("%s holds %q (%v), want the new contents", c.target, b, err)
+		}
+	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the linked file's mode: %v (%v), want it kept at 0600", fi.Mode(), err)
+	}
+	assertOnly(t, filepath.Join(dir, "reports"), "latest.csv", "next.csv")
+}

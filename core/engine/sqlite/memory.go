@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tablewise/tablewise/core/atomicfile"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
 )
@@ -100,7 +101,7 @@ func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, err
 	mem := &memory{source: m.Source, heap: opt.HeapLimit}
 	for _, f := range m.Files {
 		if abs, err := filepath.Abs(f); err == nil {
-			mem.files = append(mem.files, abs, resolve(abs))
+			mem.files = append(mem.files, abs, atomicfile.Resolve(abs))
 		}
 	}
 	// A name starting with "/" makes the memdb VFS share the database
@@ -164,7 +165,7 @@ func OpenMemory(ctx context.Context, m Memory, opt engine.Options) (*Engine, err
 
 // owns reports whether abs is one of the files the data came from.
 func (m *memory) owns(abs string) (string, bool) {
-	out := []string{abs, resolve(abs)}
+	out := []string{abs, atomicfile.Resolve(abs)}
 	for _, f := range m.files {
 		for _, o := range out {
 			if o == f {

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablewise/tablewise/core/atomicfile"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/internal/pool"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
@@ -433,8 +434,8 @@ func (d *Engine) Owns(path string) (what string, owned bool) {
 		}
 		return "the database's " + suffix[1:] + " file, which SQLite reads beside it", true
 	}
-	out := []string{abs, resolve(abs)}
-	real := resolve(d.path)
+	out := []string{abs, atomicfile.Resolve(abs)}
+	real := atomicfile.Resolve(d.path)
 	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
 		for _, base := range []string{d.path, real} {
 			for _, o := range out {
@@ -452,30 +453,4 @@ func (d *Engine) Owns(path string) (what string, owned bool) {
 		}
 	}
 	return "", false
-}
-
-// resolve follows symbolic links in p, also when p or the file a link
-// names does not exist yet (then its directory is resolved).
-func resolve(p string) string {
-	for range 40 {
-		fi, err := os.Lstat(p)
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			break
-		}
-		target, err := os.Readlink(p)
-		if err != nil {
-			break
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(p), target)
-		}
-		p = target
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(dir, filepath.Base(p))
-	}
-	return p
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tablewise/tablewise/core/atomicfile"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/sqlite/internal/lite"
 )
@@ -123,7 +124,7 @@ func (p plan) stale(path string) bool {
 	if !p.auto {
 		return false
 	}
-	wal, err := lstatIfExists(resolve(path) + "-wal")
+	wal, err := lstatIfExists(atomicfile.Resolve(path) + "-wal")
 	if err != nil || (wal == nil) != (p.wal == nil) {
 		return true
 	}
@@ -135,7 +136,7 @@ func (p plan) stale(path string) bool {
 func choosePlan(path string, immutable bool) (p plan, warn string, err error) {
 	// SQLite names the files beside the database after its real path, with
 	// symbolic links resolved.
-	path = resolve(path)
+	path = atomicfile.Resolve(path)
 	side, err := statSide(path)
 	if err != nil {
 		return p, "", fmt.Errorf("open database: %w", err)
@@ -259,7 +260,7 @@ func (d *Engine) readOnlyError(code int) error {
 	if d.mem != nil {
 		return nil // nothing on disk to explain
 	}
-	real := resolve(d.path)
+	real := atomicfile.Resolve(d.path)
 	journal := real + "-journal"
 	if fi, err := os.Stat(journal); err == nil && fi.Size() > 0 && code != lite.CodeCantOpen {
 		return &fileError{kind: engine.ErrNeedsOwner, msg: fmt.Sprintf(
