@@ -45,6 +45,39 @@ func collectVetted(t *testing.T, e *postgres.Engine, sql string) error {
 	return err
 }
 
+// TestOneCallerKeepsToOneConnection: with several connections idle (two
+// statements ran at once), statements one after another run on the same
+// one, whose verdicts they then meet (a point query runs on its verdict
+// from its third run, as with a single connection). Before, idle
+// connections took turns, each making its own verdicts.
+func TestOneCallerKeepsToOneConnection(t *testing.T) {
+	e := open(t, servers.PostgresSample(t))
+	ctx := context.Background()
+	slow := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := query.Collect(ctx, e, "SELECT pg_catalog.pg_sleep(0.2)", query.Options{MaxRows: 1, Timeout: 10 * time.Second})
+			slow <- err
+		}()
+	}
+	for range 2 {
+		if err := <-slow; err != nil {
+			t.Fatal(err)
+		}
+	}
+	pids := map[any]bool{}
+	for range 5 {
+		res, err := collect(t, e, "SELECT pg_catalog.pg_backend_pid()")
+		if err != nil || len(res.Rows) != 1 {
+			t.Fatalf("%v %v", err, res)
+		}
+		pids[res.Rows[0][0]] = true
+	}
+	if len(pids) != 1 {
+		t.Errorf("five statements in a row ran on %d connections, want 1", len(pids))
+	}
+}
+
 // TestVerdictsRunInOneRoundTrip: a point query seen twice before, with
 // this id or another, runs on its verdict (made the second time), and
 // answers the row asked for.

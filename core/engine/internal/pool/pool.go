@@ -1,6 +1,8 @@
 // Package pool bounds the connections of a server engine: at most a fixed
 // number open at once, idle ones kept for the next statement, each handed
-// to one caller at a time.
+// to one caller at a time. The idle connection released last serves
+// first: one caller at a time keeps to one connection, whose server
+// session stays warm and keeps what the engine learnt on it.
 package pool
 
 import (
@@ -15,10 +17,13 @@ type Pool[C comparable] struct {
 	close func(C)
 	stale func(C) bool
 
-	sem  chan struct{} // one token per connection in use or idle
-	idle chan C
-	mu   sync.Mutex
-	done bool
+	sem chan struct{} // one token per connection in use or idle
+	// idle holds a token per connection in stack, the idle ones, the
+	// last released on top.
+	idle  chan struct{}
+	mu    sync.Mutex
+	stack []C
+	done  bool
 }
 
 // New is a pool of at most max connections: open makes one, close closes
@@ -26,7 +31,7 @@ type Pool[C comparable] struct {
 // longer serve; Acquire closes such a one and frees its slot.
 func New[C comparable](max int, open func(context.Context) (C, error), close func(C), stale func(C) bool) *Pool[C] {
 	return &Pool[C]{open: open, close: close, stale: stale,
-		sem: make(chan struct{}, max), idle: make(chan C, max)}
+		sem: make(chan struct{}, max), idle: make(chan struct{}, max)}
 }
 
 // Acquire takes an idle connection or opens one, waiting for a free slot
@@ -42,10 +47,12 @@ func (p *Pool[C]) Acquire(ctx context.Context) (C, error) {
 		// would pick at random and open a connection needlessly.
 		var c C
 		select {
-		case c = <-p.idle:
+		case <-p.idle:
+			c = p.pop()
 		default:
 			select {
-			case c = <-p.idle:
+			case <-p.idle:
+				c = p.pop()
 			case p.sem <- struct{}{}:
 				if p.closed() {
 					<-p.sem
@@ -86,7 +93,20 @@ func (p *Pool[C]) Release(c C, broken bool) {
 		p.discard(c)
 		return
 	}
-	p.idle <- c
+	p.stack = append(p.stack, c)
+	p.idle <- struct{}{}
+}
+
+// pop takes the idle connection released last; the caller holds its
+// token from idle.
+func (p *Pool[C]) pop() C {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.stack[len(p.stack)-1]
+	var zero C
+	p.stack[len(p.stack)-1] = zero
+	p.stack = p.stack[:len(p.stack)-1]
+	return c
 }
 
 // discard closes c and frees its slot.
@@ -107,8 +127,8 @@ func (p *Pool[C]) Close() bool {
 	p.mu.Unlock()
 	for {
 		select {
-		case c := <-p.idle:
-			p.discard(c)
+		case <-p.idle:
+			p.discard(p.pop())
 		default:
 			return true
 		}
