@@ -31,7 +31,7 @@ type File struct {
 	// target is where Commit renames the temporary file: path, or the
 	// file path's symbolic link names.
 	target string
-	done bool
+	done   bool
 	// direct says File writes the target itself (a pipe, stdout): there
 	// is no temporary file to rename or remove.
 	direct bool
