@@ -16,6 +16,7 @@ import (
 	"github.com/tablewise/tablewise/core/chartspec"
 	"github.com/tablewise/tablewise/core/db"
 	"github.com/tablewise/tablewise/core/export"
+	"github.com/tablewise/tablewise/core/fault"
 	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
@@ -462,24 +463,27 @@ func (b *Bot) runSQL(ctx context.Context, d *db.DB, sql string) *answer.Bundle {
 }
 
 // sqlFailure says why SQL did not run, in words for the person who
-// wrote it.
+// wrote it: the error's message and hint (core/fault, which bounds the
+// names in them).
 func sqlFailure(err error) (answer.Status, string) {
 	var (
 		rej *guard.Rejection
 		se  *guard.SQLError
 		le  *query.LimitError
 	)
+	_, msg, hint := fault.Explain(err)
+	line := format.WithHint(msg, hint)
 	switch {
 	case errors.As(err, &rej):
-		return answer.StatusRefused, "🚫 Refused: " + rej.Error() + ". The database was not changed."
+		return answer.StatusRefused, "🚫 Refused: " + line + ". The database was not changed."
 	case errors.As(err, &se):
-		return answer.StatusError, "SQL error: " + se.Error()
+		return answer.StatusError, "SQL error: " + line
 	case errors.As(err, &le):
-		return answer.StatusBudget, le.Error()
+		return answer.StatusBudget, line
 	case errors.Is(err, guard.ErrEmpty):
 		return answer.StatusError, "There is no SQL statement in that text."
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return answer.StatusBudget, "The query was stopped before it finished."
 	}
-	return answer.StatusError, "The query failed: " + err.Error()
+	return answer.StatusError, "The query failed: " + line
 }

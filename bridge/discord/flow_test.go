@@ -504,3 +504,18 @@ func TestAttachmentsRefusedStillDeliverText(t *testing.T) {
 	require.Contains(t, rej[0], "more than the upload limit")
 	h.fake.ClearRejects()
 }
+
+// TestLongNameInSQLErrorIsClipped: /sql naming a table of 5,000
+// characters (Discord takes up to 6,000 in an option) answered with the
+// whole name, clipped only by the message's limit. The error shows the
+// name's start and length.
+func TestLongNameInSQLErrorIsClipped(t *testing.T) {
+	t.Parallel()
+	long := "tw_" + strings.Repeat("x", 4997)
+	h := start(t, Options{}, discordtest.Options{})
+	id := h.fake.Run(t, discordtest.Command{Channel: general, Guild: guild, User: ann, Name: "sql", Options: map[string]string{"query": "SELECT * FROM " + long}})
+	m := h.answerTo(t, id)[0]
+	require.Contains(t, m.Content, "SQL error: no such table: "+long[:100])
+	require.Contains(t, m.Content, "(5,000 characters)")
+	require.Less(t, len(m.Content), 1000, m.Content)
+}

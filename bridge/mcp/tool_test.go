@@ -76,6 +76,30 @@ func TestToolErrorMapping(t *testing.T) {
 	assert.Equal(t, bug, err, "anything else is a bug, returned as a Go error")
 }
 
+// TestLongNamesInToolErrorsAreClipped: a tool's error named what the
+// model sent whole, so a table of 100,000 characters came back as 100 KB
+// of error (for the model to read as tokens). The name is shown by its
+// start and its length.
+func TestLongNamesInToolErrorsAreClipped(t *testing.T) {
+	c := sampleClient(t)
+	long := "tw_" + strings.Repeat("x", 100_000-3)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		say  string
+	}{
+		{"describe_table", map[string]any{"table": long}, "no such table: "},
+		{"run_sql", map[string]any{"sql": "SELECT * FROM " + long}, "SQL error: no such table: "},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			got := errResult(t, mcptest.Call(t, c, tc.tool, tc.args))
+			assert.Less(t, len(got), 1<<10, "%.300q", got)
+			assert.Contains(t, got, tc.say+long[:100])
+			assert.Contains(t, got, "(100,000 characters)")
+		})
+	}
+}
+
 // TestCallDeadline checks that a tool call is bounded in time as a whole:
 // with a cap shorter than the statement's own deadline, an endless query
 // comes back as an error result when the cap passes.

@@ -121,10 +121,22 @@ func openPipe(ctx context.Context, path string) (*File, error) {
 		}
 		select {
 		case <-ctx.Done():
-			return nil, &fs.PathError{Op: "create", Path: path, Err: fmt.Errorf("named pipe: no reader opened it in time (%w); start its reader first, e.g. cat %s", ctx.Err(), path)}
+			return nil, &fs.PathError{Op: "create", Path: path, Err: NoReader(path, ctx.Err())}
 		case <-time.After(pipePoll):
 		}
 	}
+}
+
+// NoReader is the error for the named pipe at path that no program has
+// opened for reading: it says so and what to do. waited, when not nil, is
+// why waiting for a reader ended (a context's error); it is wrapped. With
+// nil, the pipe was found without a reader at once.
+func NoReader(path string, waited error) error {
+	const do = "start its reader first, e.g. cat "
+	if waited != nil {
+		return fmt.Errorf("named pipe: no reader opened it in time (%w); %s%s", waited, do, path)
+	}
+	return fmt.Errorf("named pipe: no reader opened it; %s%s", do, path)
 }
 
 // errPipeStalled says a pipe's reader took too little, too late.

@@ -72,8 +72,16 @@ func (e *Error) Error() string { return format.WithHint(e.Msg, e.Hint) }
 // message and hint are their own fields, whatever wraps them; for
 // cancellations and deadlines they are plain words; anything else is
 // Internal with err.Error() as its message. A nil err explains as
-// (Internal, "", "").
+// (Internal, "", ""). Message and hint are bounded for display
+// (format.ClipMessage): a name, path or value the user gave, echoed in
+// them, shows its start and its length, whatever its length.
 func Explain(err error) (kind Kind, msg, hint string) {
+	kind, msg, hint = explain(err)
+	return kind, format.ClipMessage(msg), format.ClipMessage(hint)
+}
+
+// explain is Explain before the bound.
+func explain(err error) (kind Kind, msg, hint string) {
 	if err == nil {
 		return Internal, "", ""
 	}

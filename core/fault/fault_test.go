@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tablewise/tablewise/core/chartspec"
 	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/export"
 	"github.com/tablewise/tablewise/core/fault"
+	"github.com/tablewise/tablewise/core/format"
 	"github.com/tablewise/tablewise/core/guard"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/tools"
@@ -61,5 +63,25 @@ func TestExplain(t *testing.T) {
 	}
 	if kind, msg, hint := fault.Explain(nil); kind != fault.Internal || msg != "" || hint != "" {
 		t.Errorf("Explain(nil) = %v, %q, %q", kind, msg, hint)
+	}
+}
+
+// TestExplainClipsLongNames: a name the user gave, echoed in a message or
+// a hint, is shown by its start and its length, for every kind of error,
+// and Line says the same.
+func TestExplainClipsLongNames(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	shown := format.ClipRunes(long, format.ShownWord) + " (100,000 characters)"
+	for _, err := range []error{
+		&guard.SQLError{Msg: "no such table: " + long, Hint: "did you mean " + long + "?"},
+		&guard.Rejection{Reason: "no such table: " + long, Hint: "did you mean " + long + "?"},
+		&tools.NotFoundError{Kind: "table", Name: long, Nearest: []string{long}},
+		fault.New(fault.Usage, "no such table: "+long, "did you mean "+long+"?"),
+		errors.New("no such table: " + long + " — did you mean " + long + "?"),
+	} {
+		_, msg, hint := fault.Explain(err)
+		if line := fault.Line(err); len(line) > 1000 || !strings.Contains(line, "no such table: "+shown) || !strings.Contains(line, "did you mean "+shown) {
+			t.Errorf("%T: message %.300q, hint %.300q", err, msg, hint)
+		}
 	}
 }

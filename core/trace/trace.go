@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablewise/tablewise/core/atomicfile"
 	"github.com/tablewise/tablewise/core/config"
 	"github.com/tablewise/tablewise/core/llm"
 )
@@ -68,7 +69,7 @@ func Open(path string) (*Writer, error) {
 	// a file).
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY|syscall.O_NONBLOCK, 0o600)
 	if errors.Is(err, syscall.ENXIO) {
-		return nil, fmt.Errorf("trace %s: a named pipe with no reader; start its reader first, e.g. cat %s", path, path)
+		return nil, fmt.Errorf("trace %s: %w", path, atomicfile.NoReader(path, nil))
 	}
 	if err != nil {
 		return nil, err

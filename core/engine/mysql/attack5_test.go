@@ -126,45 +126,75 @@ func (f *fixture) refusesSaying(t *testing.T, eng *twmysql.Engine, say string, q
 	}
 }
 
-// TestUnreadableViewIsRefused: the server shows a view's definition in
-// information_schema.VIEWS only to its definer and to a user with the
-// SHOW VIEW privilege; to a user who may only SELECT it is empty, and the
-// guard read an empty definition as one that calls nothing. The view
-// then ran, as its definer, the calls it holds (here GET_LOCK, whose lock
-// outlived the call). A view whose definition the user cannot read is
-// refused, saying which privilege reads it, and the lock stays free.
-func TestUnreadableViewIsRefused(t *testing.T) {
-	f := chinook(t)
-	u := f.watch(t, "/tmp/tw-my-noview-", "CREATE VIEW hidden AS SELECT GET_LOCK('tw-grab', 0) AS l, Name FROM Genre")
-	eng := f.reader(t, "SELECT")
-	defer eng.Close()
-	f.refusesSaying(t, eng, "SHOW VIEW", "SELECT * FROM hidden", "SELECT COUNT(*) FROM Genre WHERE Name IN (SELECT Name FROM hidden)")
-	// The tables the user may read are read.
-	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM Genre", query.Options{}); err != nil || res.Rows[0][0] != int64(25) {
-		t.Errorf("SELECT COUNT(*) FROM Genre: %v %v", res, err)
+// TestViewsTheUserCannotSeeInto: what a user who may read a view may not
+// see of it hid the calls the view makes, and the view then ran them as
+// its definer (here taking the named lock tw-grab, which outlived the
+// call). Each such view is refused, saying why, the lock stays free, the
+// server is unchanged, and what the user may read is still read.
+//
+//   - UnreadableViewIsRefused: the server shows a view's definition in
+//     information_schema.VIEWS only to its definer and to a user with the
+//     SHOW VIEW privilege; to a user who may only SELECT it is empty, and
+//     the guard read an empty definition as one that calls nothing. A
+//     view whose definition the user cannot read is refused, saying which
+//     privilege reads it.
+//   - ViewCallsFunctionHiddenFromUser: information_schema.ROUTINES lists
+//     a stored function only to a user with a privilege on it, so to the
+//     user tablewise doctor recommends (SELECT, SHOW VIEW) the database
+//     has no functions, and a view calling one passed the guard. The
+//     server writes a stored function's name in a view's definition
+//     quoted (`grab`(1)), a built-in's bare (get_lock('x',0)): such a call
+//     refuses the view, whether or not the function is seen. A view with
+//     a recursive WITH, whose names the server writes bare, still runs.
+func TestViewsTheUserCannotSeeInto(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// prefix names the file no statement may write (see watch).
+		prefix string
+		// view is made besides watch's views.
+		view string
+		// grants are the user's privileges on the database.
+		grants string
+		// say is what every refusal of refused says.
+		say     string
+		refused []string
+		// count is a statement the user may run, answering want.
+		count string
+		want  int64
+	}{
+		{
+			name:    "UnreadableViewIsRefused",
+			prefix:  "/tmp/tw-my-noview-",
+			view:    "CREATE VIEW hidden AS SELECT GET_LOCK('tw-grab', 0) AS l, Name FROM Genre",
+			grants:  "SELECT",
+			say:     "SHOW VIEW",
+			refused: []string{"SELECT * FROM hidden", "SELECT COUNT(*) FROM Genre WHERE Name IN (SELECT Name FROM hidden)"},
+			count:   "SELECT COUNT(*) FROM Genre",
+			want:    25,
+		},
+		{
+			name:    "ViewCallsFunctionHiddenFromUser",
+			prefix:  "/tmp/tw-my-hiddenfn-",
+			view:    "CREATE VIEW counted AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3) SELECT n FROM c",
+			grants:  "SELECT, SHOW VIEW",
+			say:     "grab",
+			refused: []string{"SELECT * FROM `lock view`", "SELECT COUNT(*) FROM Genre WHERE GenreId IN (SELECT g FROM `lock view`)"},
+			count:   "SELECT COUNT(*) FROM counted",
+			want:    3,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := chinook(t)
+			u := f.watch(t, c.prefix, c.view)
+			eng := f.reader(t, c.grants)
+			defer eng.Close()
+			f.refusesSaying(t, eng, c.say, c.refused...)
+			if res, err := query.Collect(context.Background(), eng, c.count, query.Options{}); err != nil || res.Rows[0][0] != c.want {
+				t.Errorf("%s: %v %v", c.count, res, err)
+			}
+			u.check(t)
+		})
 	}
-	u.check(t)
-}
-
-// TestViewCallsFunctionHiddenFromUser: information_schema.ROUTINES lists
-// a stored function only to a user with a privilege on it, so to the user
-// tablewise doctor recommends (SELECT, SHOW VIEW) the database has no
-// functions, and a view calling one passed the guard and ran it as the
-// view's definer (here taking a named lock). The server writes a stored
-// function's name in a view's definition quoted (`grab`(1)), a built-in's
-// bare (get_lock('x',0)): such a call refuses the view, whether or not
-// the function is seen. A view with a recursive WITH, whose names the
-// server writes bare, still runs.
-func TestViewCallsFunctionHiddenFromUser(t *testing.T) {
-	f := chinook(t)
-	u := f.watch(t, "/tmp/tw-my-hiddenfn-", "CREATE VIEW counted AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3) SELECT n FROM c")
-	eng := f.reader(t, "SELECT, SHOW VIEW")
-	defer eng.Close()
-	f.refusesSaying(t, eng, "grab", "SELECT * FROM `lock view`", "SELECT COUNT(*) FROM Genre WHERE GenreId IN (SELECT g FROM `lock view`)")
-	if res, err := query.Collect(context.Background(), eng, "SELECT COUNT(*) FROM counted", query.Options{}); err != nil || res.Rows[0][0] != int64(3) {
-		t.Errorf("SELECT COUNT(*) FROM counted: %v %v", res, err)
-	}
-	u.check(t)
 }
 
 // TestLearningStoppedAtTheDeadline: before a statement runs, the guard
