@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	mysqldriver "github.com/go-sql-driver/mysql"
 	"github.com/tablewise/tablewise/core/eval"
@@ -225,4 +226,42 @@ func (f *fixture) serverHas(t *testing.T, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestLoadableFunctionNamedAnotherWay: the server finds a loadable
+// function by its name compared as utf8mb3_general_ci, which ignores
+// case and accents (sql_udf.cc hashes the names with the system
+// character set), as it finds a stored function (TestStoredFunction
+// NamedAnotherWay). To a user who reads mysql.func, the guard refused a
+// listed loadable function by its upper-cased name, and the server's
+// check compared mysql.func's names as written (utf8mb3_bin): sÿs_exec(…)
+// would have passed both and called sys_exec. A row of mysql.func stands
+// for an installed function here (the server loads its library only at
+// start): its name written with an accent is refused, before and after
+// the guard learnt it, and so is the name itself.
+func TestLoadableFunctionNamedAnotherWay(t *testing.T) {
+	f := chinook(t)
+	name := "tw_udf_" + f.scalar(t, "SELECT LOWER(HEX(RANDOM_BYTES(6)))")
+	t.Cleanup(func() { f.root.Exec("DELETE FROM mysql.func WHERE name = ?", name) })
+	eng := f.single(t)
+	defer eng.Close()
+	// The guard learns the database before the row exists, and again.
+	if _, err := query.Collect(context.Background(), eng, "SELECT 1", query.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	f.exec(t, "INSERT INTO mysql.func (name, ret, dl, type) VALUES (?, 2, 'tw_udf_none.so', 'function')", name)
+	accented := strings.Replace(name, "udf", "ÜDF", 1)
+	for _, q := range []string{
+		"SELECT " + accented + "('x')",
+		"SELECT `" + accented + "`('x')",
+		"SELECT Name FROM Genre WHERE " + strings.ToUpper(name) + "(Name) = 1",
+	} {
+		for round := 0; round < 2; round++ {
+			_, err := query.Collect(context.Background(), eng, q, query.Options{Timeout: 2 * time.Second})
+			var rej *guard.Rejection
+			if !errors.As(err, &rej) {
+				t.Errorf("%q (round %d): %v, want a refusal", q, round, err)
+			}
+		}
+	}
 }

@@ -336,8 +336,8 @@ func objects(keys []string, pairs map[string][2]string) []string {
 // remote tables (by engine), the definitions of those that were views,
 // the functions among the names called, and, for a statement vetOpening
 // refuses on a server with remote tables, all of those. A stored or
-// loadable function the server finds among the names called refuses the
-// statement.
+// loadable function the server finds among the names called, by its name
+// compared as the server compares it, refuses the statement.
 func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (bool, error) {
 	d := k.dependsOn(toks)
 	every := vetOpening(toks, &known{remote: map[string]string{"": ""}}) != nil
@@ -385,7 +385,10 @@ func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (
 		// knew by the names as written.
 		branches = append(branches, "SELECT 'f', "+col("ROUTINE_NAME")+", '' FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION' AND UPPER(ROUTINE_NAME) IN "+sqlList(d.calls))
 		if k.udfsRead {
-			branches = append(branches, "SELECT 'u', "+col("name")+", '' FROM mysql.func WHERE UPPER(name) IN "+sqlList(d.calls))
+			// The server finds a loadable function by its name compared
+			// as utf8mb3_general_ci, regardless of case and accents;
+			// mysql.func holds the names as utf8mb3_bin.
+			branches = append(branches, "SELECT 'u', "+col("name")+", '' FROM mysql.func WHERE "+col("name")+" COLLATE utf8mb4_general_ci IN "+sqlList(d.calls))
 		}
 	}
 	schemas := make([]string, 0, len(d.schemaCalls))
@@ -433,12 +436,12 @@ func (e *Engine) confirm(ctx context.Context, c *conn, toks []token, k *known) (
 	}
 	if len(called) > 0 {
 		// vet refuses a call of a function it knows by the name as
-		// written; the server finds a stored function by its name
-		// compared regardless of case and accents (grÁb(1) calls
-		// grab), which learning again cannot change.
+		// written; the server finds a stored or loadable function by
+		// its name compared regardless of case and accents (grÁb(1)
+		// calls grab), which learning again cannot change.
 		sort.Strings(called)
 		name := strings.Join(called, ", ")
-		return false, &guard.Rejection{What: "function " + name, Reason: "calling the stored function " + name + " is not allowed: it runs code the guard cannot see (the server finds a function by its name regardless of case and accents)", Hint: "use the built-in functions"}
+		return false, &guard.Rejection{What: "function " + name, Reason: "calling the stored or loadable function " + name + " is not allowed: it runs code the guard cannot see (the server finds a function by its name regardless of case and accents)", Hint: "use the built-in functions"}
 	}
 	return sameSet(got, want), nil
 }
