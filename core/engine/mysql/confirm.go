@@ -104,19 +104,27 @@ func init() {
 
 // natives are MariaDB 10.11's native functions that a server need not
 // list (information_schema.SQL_FUNCTIONS is MariaDB 10.6's and later's):
-// those it lists, and its geometry functions and constructors (POINT(x,
-// y)), which it does not. Some MySQL ones are added. A loadable function cannot take a native's name
-// (CREATE FUNCTION … SONAME refuses it), and the server resolves a bare
-// call of one to its own.
+// those it lists, and its geometry functions, which it does not. A
+// loadable function cannot take a native's name (CREATE FUNCTION …
+// SONAME refuses it), and the server resolves a bare call of one to its
+// own. A function of MySQL's alone is not one: MariaDB looks its name up
+// among the loadable functions.
 var natives = map[string]bool{}
 
 // namedCalls are words the server lists among its keywords that it
 // reads, before a parenthesis, as the name of a function to look up among
 // the loadable and stored ones, as measured on MariaDB 10.11 (SELECT
 // w(1) as an administrator: "FUNCTION w does not exist"): a loadable
-// function may be named so. JSON_TABLE and COLUMNS are left out, the
-// syntax of JSON_TABLE(… COLUMNS (…)) in FROM.
+// function may be named so. JSON_TABLE and COLUMNS among them are the
+// server's syntax where it reads them so (ownCall).
 var namedCalls = map[string]bool{}
+
+// constructors are the geometry constructors, which MariaDB resolves to
+// its own only with as many arguments as these say (at least, at most; -1
+// for no limit): POINT(1, 2) is a point, POINT(1) is looked up among the
+// loadable and stored functions (measured on MariaDB 10.11).
+var constructors = map[string][2]int{"POINT": {2, 2}, "LINESTRING": {1, -1}, "POLYGON": {1, -1}, "MULTIPOINT": {1, -1},
+	"MULTILINESTRING": {1, -1}, "MULTIPOLYGON": {1, -1}, "GEOMETRYCOLLECTION": {1, -1}}
 
 func init() {
 	for _, w := range strings.Fields(`ABS ACOS ADDDATE ADDTIME ADD_MONTHS AES_DECRYPT AES_ENCRYPT AREA ASBINARY ASIN ASTEXT
@@ -170,23 +178,20 @@ func init() {
 		TAN TIMEDIFF TIME_FORMAT TIME_TO_SEC TOUCHES TO_BASE64 TO_CHAR TO_DAYS TO_SECONDS TRIM
 		TRIM_ORACLE UCASE UNCOMPRESS UNCOMPRESSED_LENGTH UNHEX UNIX_TIMESTAMP UPDATEXML UPPER UUID
 		UUID_SHORT VARIANCE VAR_POP VAR_SAMP VERSION WEEK WEEKDAY WEEKOFYEAR WSREP_LAST_SEEN_GTID
-		WSREP_LAST_WRITTEN_GTID WSREP_SYNC_WAIT_UPTO_GTID X Y YEARWEEK
-		POINT LINESTRING POLYGON MULTIPOINT MULTILINESTRING MULTIPOLYGON GEOMETRYCOLLECTION
-		REGEXP_LIKE ANY_VALUE BIN_TO_UUID UUID_TO_BIN IS_UUID GROUPING JSON_STORAGE_SIZE
-		JSON_SCHEMA_VALID ST_LATITUDE ST_LONGITUDE ST_ISVALID ST_MAKEENVELOPE ST_SIMPLIFY ST_VALIDATE`) {
+		WSREP_LAST_WRITTEN_GTID WSREP_SYNC_WAIT_UPTO_GTID X Y YEARWEEK`) {
 		natives[w] = true
 	}
 	for _, w := range strings.Fields(`ACCOUNT ACTION ADMIN AFTER AGAINST AGGREGATE ALGORITHM ALWAYS AT ATOMIC AUTHORS AUTO
 		AUTOEXTEND_SIZE AUTO_INCREMENT AVG_ROW_LENGTH BLOCK BODY BTREE CASCADED CATALOG_NAME
 		CHAIN CHANGED CHANNEL CIPHER CLASS_ORIGIN CLIENT COLUMN_NAME COMMITTED COMPACT COMPLETION
 		CONCURRENT CONNECTION CONSISTENT CONSTRAINT_CATALOG CONSTRAINT_NAME CONSTRAINT_SCHEMA
-		CONTEXT CONTRIBUTORS CPU CUBE CURRENT CURRENT_POS CURSOR_NAME CYCLE DATA DATAFILE DEFINER
+		COLUMNS CONTEXT CONTRIBUTORS CPU CUBE CURRENT CURRENT_POS CURSOR_NAME CYCLE DATA DATAFILE DEFINER
 		DELAY_KEY_WRITE DES_KEY_FILE DIAGNOSTICS DIRECTORY DISABLE DISCARD DISK DUMPFILE DUPLICATE
 		DYNAMIC ELSIF EMPTY ENABLE ENDS ENGINE ENGINES ERROR ERRORS ESCAPE EVENT EVENTS EVERY EXCEPTION
 		EXCHANGE EXPANSION EXPIRE EXPORT EXTENDED EXTENT_SIZE FAST FAULTS FEDERATED FIELDS FILE FIRST
 		FOUND FULL GENERAL GENERATED GOTO GRANTS HARD HASH HISTORY HOSTS IDENTIFIED IGNORE_SERVER_IDS
 		IMMEDIATE IMPORT INCREMENT INDEXES INITIAL_SIZE INSERT_METHOD INVISIBLE INVOKER IO IO_THREAD
-		IPC ISOLATION ISOPEN ISSUER KEY_BLOCK_SIZE LAST LEAVES LESS LEVEL LIST LOCKED LOCKS LOGFILE
+		IPC ISOLATION ISOPEN ISSUER JSON_TABLE KEY_BLOCK_SIZE LAST LEAVES LESS LEVEL LIST LOCKED LOCKS LOGFILE
 		LOGS MASTER MASTER_CONNECT_RETRY MASTER_DELAY MASTER_GTID_POS MASTER_HEARTBEAT_PERIOD
 		MASTER_HOST MASTER_LOG_FILE MASTER_LOG_POS MASTER_PASSWORD MASTER_PORT MASTER_SERVER_ID
 		MASTER_SSL MASTER_SSL_CA MASTER_SSL_CAPATH MASTER_SSL_CERT MASTER_SSL_CIPHER MASTER_SSL_CRL
@@ -231,6 +236,67 @@ func ownNames(read func(q string, row func(v []string)) error) map[string]bool {
 		delete(own, w)
 	}
 	return own
+}
+
+// ownCall reports whether the server reads the bare word toks[i], before
+// a parenthesis, as its own function or as syntax: a name of own, a
+// constructor with as many arguments as it takes, or JSON_TABLE's syntax,
+// JSON_TABLE(doc, 'path' COLUMNS (…)) and its NESTED PATH 'path' COLUMNS
+// (…), where a string before COLUMNS cannot be a function's argument
+// (the server would read COLUMNS as its alias, and then the parenthesis
+// as an error).
+func ownCall(toks []token, i int, own map[string]bool) bool {
+	up := toks[i].up
+	if own[up] {
+		return true
+	}
+	if n, ok := constructors[up]; ok {
+		args := arguments(toks, i+1)
+		return args >= n[0] && (n[1] < 0 || args <= n[1])
+	}
+	columns := func(j int) bool { return j > 0 && toks[j-1].kind == tString && toks[j].up == "COLUMNS" }
+	switch up {
+	case "COLUMNS":
+		return columns(i)
+	case "JSON_TABLE":
+		depth := 0
+		for j, end := i+1, skipParens(toks, i+1); j < end; j++ {
+			switch {
+			case toks[j].kind == tPunct && toks[j].text == "(":
+				depth++
+			case toks[j].kind == tPunct && toks[j].text == ")":
+				depth--
+			case depth == 1 && columns(j):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// arguments counts the arguments of the call whose parenthesis opens at
+// toks[open]: 0 for ().
+func arguments(toks []token, open int) int {
+	if open+1 < len(toks) && toks[open+1].kind == tPunct && toks[open+1].text == ")" {
+		return 0
+	}
+	n, depth := 1, 0
+	for _, t := range toks[open:skipParens(toks, open)] {
+		if t.kind != tPunct {
+			continue
+		}
+		switch t.text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		case ",":
+			if depth == 1 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // dependsOn returns the names toks and, through k's definitions, every

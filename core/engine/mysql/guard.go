@@ -817,7 +817,7 @@ func unlistedCall(toks []token, own map[string]bool) error {
 		if i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
 			continue
 		}
-		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !own[t.up] && !(i > 0 && toks[i-1].text == ".")
+		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !ownCall(toks, i, own) && !(i > 0 && toks[i-1].text == ".")
 		if t.kind != tName && !(bare && own != nil) {
 			continue
 		}
