@@ -1,9 +1,7 @@
 package main
 
 import (
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,22 +71,7 @@ func TestMySQLDoctor(t *testing.T) {
 		!strings.Contains(r.stdout, "GRANT SELECT, SHOW VIEW ON `") || !strings.Contains(r.stdout, "has FILE") {
 		t.Errorf("doctor as root: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	root := servers.MySQLClient(t, url, "")
-	var dbName string
-	root.QueryRow("SELECT DATABASE()").Scan(&dbName)
-	b := make([]byte, 6)
-	rand.Read(b)
-	user, password := "tw_ro_"+hex.EncodeToString(b), "pw-"+hex.EncodeToString(b)
-	for _, q := range []string{
-		"CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
-		"GRANT SELECT, SHOW VIEW ON `" + dbName + "`.* TO '" + user + "'@'%'",
-	} {
-		if _, err := root.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	t.Cleanup(func() { root.Exec("DROP USER '" + user + "'@'%'") })
-	roURL := strings.Replace(url, "mysql://root@", "mysql://"+user+":"+password+"@", 1)
+	roURL, user, password := servers.MySQLReader(t, url)
 	r = runBin(t, "", "doctor", "--db", roURL)
 	if r.code != 0 || !strings.Contains(r.stdout, "all checks passed") || strings.Contains(r.stdout, "WARNING") {
 		t.Errorf("doctor as a read-only user: exit %d\n%s%s", r.code, r.stdout, r.stderr)

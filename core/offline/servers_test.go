@@ -191,3 +191,15 @@ func serverPlanner(t *testing.T, url string) (*db.DB, *Planner) {
 	tp := freshPlanner(t, url)
 	return tp.d, tp.p
 }
+
+// TestEvalParityMySQLReader is TestEvalParityMySQL as the user tablewise
+// doctor recommends (SELECT, SHOW VIEW on the database), who cannot read
+// mysql.func: the guard then refuses a call of any name that is not the
+// server's own (it may be a loadable function), and the planner's SQL
+// must still pass it.
+func TestEvalParityMySQLReader(t *testing.T) {
+	evalParity(t, "MySQL as a reader", func(t testing.TB, path string) string {
+		u, _, _ := servers.MySQLReader(t, servers.MySQLOf(t, path))
+		return u
+	})
+}

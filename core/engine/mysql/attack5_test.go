@@ -2,6 +2,7 @@ package mysql_test
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"net/url"
 	"strconv"
@@ -40,24 +41,15 @@ func TestOtherDatabaseViewCallsItsFunction(t *testing.T) {
 	t.Cleanup(func() { f.root.Exec("DROP DATABASE " + other) })
 	// Made from a session whose database is the other one, as its owner
 	// would: the server then writes the calls unqualified.
-	c, err := f.root.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	for _, q := range []string{
-		"USE " + other,
+	f.session(t,
+		"USE "+other,
 		"CREATE FUNCTION takes() RETURNS INT RETURN GET_LOCK('tw-grab', 0)",
 		"CREATE FUNCTION sets() RETURNS INT BEGIN SET @tw_other = 42; SET SESSION group_concat_max_len = 4; RETURN LAST_INSERT_ID(99); END",
 		"CREATE FUNCTION hÖld() RETURNS INT RETURN GET_LOCK('tw-grab', 0)",
 		"CREATE VIEW takes_lock AS SELECT takes() AS a",
 		"CREATE VIEW sets_session AS SELECT sets() AS a",
 		"CREATE VIEW accented AS SELECT hold() AS a", // calls hÖld: the server ignores accents
-	} {
-		if _, err := c.ExecContext(context.Background(), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if def := f.scalar(t, "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'takes_lock'", other); def != "select `takes`() AS `a`" {
 		t.Fatalf("the server wrote the view as %q", def)
 	}
@@ -88,15 +80,37 @@ func TestOtherDatabaseViewCallsItsFunction(t *testing.T) {
 	}
 }
 
+// session runs qs, in order, on one connection of the fixture's root
+// (so that a session setting or USE holds for the statements after it),
+// which it then ends rather than return it to the pool with them.
+func (f *fixture) session(t *testing.T, qs ...string) {
+	t.Helper()
+	c, err := f.root.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	defer c.Raw(func(any) error { return driver.ErrBadConn })
+	for _, q := range qs {
+		if _, err := c.ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 // reader opens an engine with one pooled connection on the fixture's
 // database as a user of the test's own who has only the privileges
-// grants on it ("SELECT", "SELECT, SHOW VIEW"); the caller closes it.
-func (f *fixture) reader(t *testing.T, grants string) *twmysql.Engine {
+// grants on it ("SELECT", "SELECT, SHOW VIEW"), and SELECT on the tables
+// also names (mysql.proc); the caller closes it.
+func (f *fixture) reader(t *testing.T, grants string, also ...string) *twmysql.Engine {
 	t.Helper()
 	user := "tw_reader_" + f.scalar(t, "SELECT CONNECTION_ID()")
 	t.Cleanup(func() { f.root.Exec("DROP USER IF EXISTS " + user) })
 	f.exec(t, "CREATE USER "+user)
 	f.exec(t, "GRANT "+grants+" ON `"+f.scalar(t, "SELECT DATABASE()")+"`.* TO "+user)
+	for _, table := range also {
+		f.exec(t, "GRANT SELECT ON "+table+" TO "+user)
+	}
 	as, err := url.Parse(f.url)
 	if err != nil {
 		t.Fatal(err)
@@ -304,21 +318,12 @@ func TestViewReadsHiddenView(t *testing.T) {
 // runs.
 func TestBareCallHiddenFromUser(t *testing.T) {
 	f := chinook(t)
-	c, err := f.root.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	for _, q := range []string{
+	f.session(t,
 		"SET SESSION sql_quote_show_create = 0",
 		"CREATE FUNCTION hold(n INT) RETURNS INT NOT DETERMINISTIC RETURN GET_LOCK('tw-grab', 0) + n",
 		"CREATE VIEW bare_call AS SELECT hold(1) AS g",
 		"CREATE VIEW bare_fine AS SELECT COUNT(*) AS n, MAX(CHAR_LENGTH(Name)) AS m, JSON_VALUE('[1]', '$[0]') AS j, IF(COUNT(*) > 1, 'many', 'one') AS k FROM Genre",
-	} {
-		if _, err := c.ExecContext(context.Background(), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if def := f.scalar(t, "SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bare_call'"); def != "select hold(1) AS g" {
 		t.Fatalf("the server wrote the view as %q", def)
 	}

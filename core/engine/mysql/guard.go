@@ -37,6 +37,10 @@ import (
 //     files, by name (deniedFunctions), stored functions of the database
 //     and any schema-qualified call (they run code the guard cannot see),
 //     and the views whose definitions call any of them, however deep;
+//   - for a user who cannot read mysql.func (so cannot see the server's
+//     loadable functions, which need no privilege to call and act
+//     outside the transaction), a call of a name that is not the
+//     server's own (ownNames), and any quoted call (unlistedCall);
 //   - on a server with tables it reads on another server (FEDERATED and
 //     the like), the reads that open every table: SHOW TABLE STATUS and
 //     some information_schema columns (vetOpening);
@@ -387,6 +391,12 @@ type known struct {
 	digests  map[string]string
 	engines  map[string]string
 	udfsRead bool
+	// own are the names whose unquoted call the server resolves to its
+	// own function or reads as syntax (ownNames), when the user cannot
+	// read mysql.func or mysql.proc and so may not see every loadable
+	// or stored function; nil when the user sees them all. A call of
+	// another name is then refused (unlistedCall).
+	own map[string]bool
 }
 
 func (k *known) function(name string) bool { return k != nil && k.functions[name] }
@@ -508,7 +518,15 @@ func vet(sql string, k *known) error {
 	if err := vetKind(sql, toks); err != nil {
 		return err
 	}
-	return vetTokens(toks, k)
+	if err := vetTokens(toks, k); err != nil {
+		return err
+	}
+	if k != nil && !k.udfsRead && k.own != nil {
+		// A stored function the user may call is one ROUTINES shows
+		// (vetTokens refused it); a loadable one needs no privilege.
+		return unlistedCall(toks, k.own)
+	}
+	return nil
 }
 
 func textFrom(toks []token) string {
@@ -778,35 +796,43 @@ func vetTokens(toks []token, k *known) error {
 	return nil
 }
 
-// storedCall refuses, in a view's definition as the server writes it, a
-// call of a stored function the guard may not know of. The server writes
-// a stored function's name quoted (`f`(1)) and a built-in's bare
-// (get_lock('x',0)), so a quoted call is a stored function's even when
-// information_schema.ROUTINES does not list it: it lists a function only
-// to a user with a privilege on it, and the view runs it as its definer.
-// With sql_quote_show_create off when the view was made, the server
-// writes a stored function's call bare too: when own is not nil (the
-// user cannot read mysql.proc, so may not see every function), a bare
-// call of a name that is not one of own, the server's functions and
-// keywords, is refused as well. A name of a WITH clause before its
-// columns (c(`n`) as (…)) is no call.
-func storedCall(toks []token, own map[string]bool) error {
+// unlistedCall refuses a call of a function the guard may not know of,
+// in a statement or in a view's definition as the server writes it.
+// The server writes a stored function's name in a view quoted (`f`(1))
+// and a built-in's bare (get_lock('x',0)), and reads a quoted name
+// before a parenthesis as a stored or loadable function's when it is not
+// one of its native functions (`count`(x) calls a loadable function
+// named count): a quoted call is refused even when information_schema.
+// ROUTINES does not list it (it lists a function only to a user with a
+// privilege on it, and a view runs it as its definer). When own is not
+// nil (the user cannot read mysql.func or mysql.proc, so may not see
+// every loadable or stored function), a bare call of a name that is not
+// one of own is refused as well: a loadable function (CREATE FUNCTION …
+// SONAME) is callable by every user without a privilege and runs native
+// code outside the transaction, and a view made with
+// sql_quote_show_create off writes a stored function's call bare. A
+// name of a WITH clause before its columns (c(`n`) as (…)) is no call.
+func unlistedCall(toks []token, own map[string]bool) error {
 	for i, t := range toks {
 		if i+1 >= len(toks) || toks[i+1].kind != tPunct || toks[i+1].text != "(" {
 			continue
 		}
-		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !own[t.up] && !(i > 0 && toks[i-1].text == ".")
+		bare := t.kind == tWord && t.up != "" && t.up[0] != '@' && !ownCall(toks, i, own) && !(i > 0 && toks[i-1].text == ".")
 		if t.kind != tName && !(bare && own != nil) {
 			continue
 		}
 		if end := skipParens(toks, i+1); end+1 < len(toks) && toks[end].up == "AS" && toks[end+1].text == "(" {
 			continue
 		}
-		reason := "calling the stored function " + t.text + " is not allowed: it runs code the guard cannot see"
+		reason := "calling the function " + t.text + " is not allowed: a quoted name before a parenthesis may name a stored or loadable function, which runs code the guard cannot see"
+		hint := "use the built-in functions, their names unquoted"
 		if t.kind != tName {
-			reason = "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a stored function that information_schema.ROUTINES does not show to a user who cannot read mysql.proc"
+			reason = "calling " + t.text + " is not allowed: the server does not list it among its own functions, so it may be a loadable function (CREATE FUNCTION … SONAME: any user may call one, and it runs outside the transaction) or a stored function, which the server does not show to a user who cannot read mysql.func and mysql.proc"
 		}
-		return &guard.Rejection{What: "function " + t.text, Reason: reason, Hint: "use the built-in functions"}
+		if own != nil {
+			hint = "ask without " + t.text + ", using the built-in functions (their names unquoted); or have an administrator GRANT SELECT ON mysql.func and mysql.proc to the user tablewise connects as, so that the guard sees the server's loadable and stored functions"
+		}
+		return &guard.Rejection{What: "function " + t.text, Reason: reason, Hint: hint}
 	}
 	return nil
 }
@@ -987,28 +1013,17 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 	}); err != nil {
 		return nil, err
 	}
-	// A user who cannot read mysql.proc may not see every stored
-	// function: a view's bare call of a name that is not the server's
-	// own is then taken for one (storedCall). The server lists its own
-	// functions and keywords from MariaDB 10.6; on another, own holds the
-	// guard's.
-	var own map[string]bool
-	if ctx.Err() == nil && read("SELECT 1 FROM mysql.proc LIMIT 0", func([]string) {}) != nil {
-		own = map[string]bool{}
-		for _, m := range []map[string]bool{builtins, keywords} {
-			for w := range m {
-				own[w] = true
-			}
-		}
-		read("SELECT FUNCTION FROM information_schema.SQL_FUNCTIONS UNION ALL SELECT WORD FROM information_schema.KEYWORDS", func(v []string) {
-			own[strings.ToUpper(v[0])] = true
-		})
-	}
 	if ctx.Err() == nil {
 		// Only an administrator may: best effort.
 		k.udfsRead = read("SELECT name FROM mysql.func", func(v []string) {
 			k.functions[strings.ToUpper(v[0])] = true
 		}) == nil
+	}
+	// A user who cannot read mysql.func or mysql.proc may not see every
+	// loadable or stored function: a bare call of a name that is not the
+	// server's own is then taken for one (unlistedCall).
+	if ctx.Err() == nil && (!k.udfsRead || read("SELECT 1 FROM mysql.proc LIMIT 0", func([]string) {}) != nil) {
+		k.own = ownNames(read)
 	}
 	if err := read("SELECT "+objectName+", ENGINE FROM information_schema.TABLES WHERE ENGINE IN "+remoteEngines, func(v []string) {
 		name, eng := v[0], v[1]
@@ -1071,7 +1086,7 @@ func (e *Engine) learn(ctx context.Context, c *conn) (*known, error) {
 			}
 			err := vetTokens(toks, in[schema])
 			if err == nil {
-				err = storedCall(toks, own)
+				err = unlistedCall(toks, k.own)
 			}
 			if err == nil {
 				if hidden := hiddenRead(toks, k.database, seen); hidden != "" {

@@ -239,3 +239,33 @@ func TestVet(t *testing.T) {
 		}
 	}
 }
+
+// TestUnlistedCall: to a user who cannot read mysql.func, a call the
+// server would look up among the loadable functions is refused, and its
+// own functions and syntax are not; to one who can, neither is.
+func TestUnlistedCall(t *testing.T) {
+	reader := &known{own: ownNames(func(string, func([]string)) error { return errors.New("no server") })}
+	admin := &known{udfsRead: true}
+	for sql, refused := range map[string]bool{
+		"SELECT sys_exec2('id')":                              true,
+		"SELECT `concat`('a')":                                true, // quoted: the server may look it up
+		"SELECT status(1)":                                    true, // a keyword it looks up
+		"SELECT point(1)":                                     true, // POINT takes two
+		"SELECT json_table('x')":                              true,
+		"SELECT CONCAT('a'), JSON_VALUE('[1]', '$[0]')":       false,
+		"SELECT ST_AsText(POINT(1, (2)))":                     false,
+		"SELECT GEOMETRYCOLLECTION(POINT(1, 2), POINT(3, 4))": false,
+		"SELECT * FROM JSON_TABLE('[]', '$[*]' COLUMNS (a INT PATH '$', NESTED PATH '$' COLUMNS (b INT PATH '$'))) j": false,
+		"WITH c(n) AS (SELECT 1) SELECT n FROM c":                              false,
+		"SELECT Name FROM Genre WHERE GenreId IN (1, 2) AND EXISTS (SELECT 1)": false,
+	} {
+		var rej *guard.Rejection
+		err := vet(sql, reader)
+		if got := errors.As(err, &rej) && strings.Contains(rej.Hint, "mysql.func"); got != refused {
+			t.Errorf("%q to a reader: %v, want refused %v", sql, err, refused)
+		}
+		if err := vet(sql, admin); err != nil {
+			t.Errorf("%q to an administrator: %v", sql, err)
+		}
+	}
+}

@@ -206,6 +206,46 @@ func MySQLOf(t testing.TB, path string) string {
 	return srv.database(name)
 }
 
+// MySQLReader makes, on the server of the MariaDB/MySQL database at
+// dbURL, a user with only the privileges tablewise doctor recommends
+// (SELECT, SHOW VIEW on the database: it cannot read mysql.func or
+// mysql.proc), and returns the database's URL as that user, with the
+// user and its password; the user is dropped when the test ends.
+func MySQLReader(t testing.TB, dbURL string) (readerURL, user, password string) {
+	t.Helper()
+	srv := reach(t, "mysql")
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := openMySQL(srv.admin(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	id := random48()
+	user, password = "tw_ro_"+id, "pw-"+id
+	atEnd(t, "the reader "+user, func(ctx context.Context) error {
+		admin, err := openMySQL(srv.admin(), nil)
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		_, err = admin.ExecContext(ctx, "DROP USER IF EXISTS '"+user+"'@'%'")
+		return err
+	})
+	for _, q := range []string{
+		"CREATE USER '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+		"GRANT SELECT, SHOW VIEW ON " + quoteIdent(strings.TrimPrefix(u.Path, "/"), '`') + ".* TO '" + user + "'@'%'",
+	} {
+		if _, err := admin.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	u.User = url.UserPassword(user, password)
+	return u.String(), user, password
+}
+
 func samplePath(t testing.TB) string {
 	t.Helper()
 	p, err := data.SamplePath()
