@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -53,13 +54,13 @@ func TestParseWaitsForNoLock(t *testing.T) {
 			exec(t, ddl, "BEGIN")
 			exec(t, ddl, "LOCK TABLE spans IN ACCESS EXCLUSIVE MODE")
 			t.Cleanup(func() { ddl.Exec(context.Background(), "ROLLBACK") })
-			runs := postgres.VettedRuns(e)
+			runs, waits := postgres.VettedRuns(e), postgres.LockWaits(e)
 			done := make(chan error, 1)
 			go func() {
 				_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: 10 * time.Second})
 				done <- err
 			}()
-			metLock(t, a, "FROM spans")
+			metLock(t, a, e, waits, "FROM spans")
 			killerClass(t, ddl, "evil_ops", "evil_cmp", "int4", "btint4cmp", ownerRaise)
 			exec(t, ddl, `CREATE TYPE evil_range AS RANGE (subtype = int4, subtype_opclass = evil_ops)`)
 			exec(t, ddl, `ALTER TABLE spans ALTER COLUMN c TYPE evil_range USING evil_range(lower(c), upper(c), '[)')`)
@@ -80,12 +81,16 @@ func TestParseWaitsForNoLock(t *testing.T) {
 	}
 }
 
-// metLock waits until a statement of another session whose text holds
-// marker waits for a lock on the server, and fails t when none does
-// within 5 s.
-func metLock(t *testing.T, a *pgx.Conn, marker string) {
+// metLock waits until a statement of e whose text holds marker met a
+// lock: it waits for one on the server, or e tried a vetting again after
+// one met it (waits is what e counted before); it fails t when neither
+// happens within 5 s.
+func metLock(t *testing.T, a *pgx.Conn, e *postgres.Engine, waits int64, marker string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if postgres.LockWaits(e) > waits {
+			return
+		}
 		n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity
 			WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND datname = current_database() AND strpos(query, $1) > 0`, marker)
 		if n[0] > 0 {
@@ -94,5 +99,88 @@ func metLock(t *testing.T, a *pgx.Conn, marker string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no statement reading %q met the lock", marker)
 		}
+	}
+}
+
+// TestLockHeldPastTheDeadline: a statement on a table another session
+// holds locked (ALTER TABLE, LOCK TABLE) waits for it between tries of
+// its vetting, not in the server's Parse, and stops at its deadline with
+// the deadline's error (exit 5), saying which table is locked and by
+// which backend: on its first vetting and on a verdict kept for it.
+func TestLockHeldPastTheDeadline(t *testing.T) {
+	for _, verdict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("verdict=%v", verdict), func(t *testing.T) {
+			url := servers.Postgres(t)
+			a := admin(t, url)
+			exec(t, a, `CREATE TABLE held (x int)`)
+			e := openOne(t, url)
+			const sql = `SELECT count(*) AS lock_marker FROM held`
+			if verdict {
+				verdictMade(t, e, sql)
+			} else if _, err := collect(t, e, sql); err != nil {
+				t.Fatal(err)
+			}
+			locker := admin(t, url)
+			exec(t, locker, "BEGIN")
+			exec(t, locker, "LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
+			t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+			pid := servers.PostgresColumn[int32](t, locker, `SELECT pg_backend_pid()`)[0]
+			waits := postgres.LockWaits(e)
+			const timeout = time.Second
+			start := time.Now()
+			_, err := query.Collect(context.Background(), e, sql, query.Options{MaxRows: 10, Timeout: timeout})
+			took := time.Since(start)
+			t.Logf("after %v: %v", took.Round(time.Millisecond), err)
+			var le *query.LimitError
+			if !errors.As(err, &le) || !errors.Is(err, query.ErrDeadline) {
+				t.Fatalf("err = %v, want the deadline's error", err)
+			}
+			if want := fmt.Sprintf("held (backend pid %d)", pid); le.Lock != want || !strings.Contains(le.Msg, want) || !strings.Contains(le.Msg, "the 1s deadline") || le.Hint == "" {
+				t.Errorf("the error names %q: %v, want %q and a hint", le.Lock, err, want)
+			}
+			if took < timeout || took > timeout+time.Second {
+				t.Errorf("stopped after %v, want the 1s deadline", took)
+			}
+			if postgres.LockWaits(e) == waits {
+				t.Error("the statement waited for the lock on the server, not between tries")
+			}
+			if n := running(t, a, "lock_marker"); n != 0 {
+				t.Errorf("%d statement(s) still running on the server", n)
+			}
+		})
+	}
+}
+
+// TestLockReleasedThenAnswered: a statement that met a table's lock
+// answers once the other session's transaction ends, within its
+// deadline.
+func TestLockReleasedThenAnswered(t *testing.T) {
+	url := servers.Postgres(t)
+	a := admin(t, url)
+	exec(t, a, `CREATE TABLE held AS SELECT generate_series(1, 7) AS x`)
+	e := openOne(t, url)
+	locker := admin(t, url)
+	exec(t, locker, "BEGIN")
+	exec(t, locker, "LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
+	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+	waits := postgres.LockWaits(e)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for end := time.Now().Add(5 * time.Second); postgres.LockWaits(e) == waits && time.Now().Before(end); {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}()
+	go func() {
+		<-done
+		locker.Exec(context.Background(), "ROLLBACK")
+	}()
+	res, err := collect(t, e, `SELECT count(*) AS n FROM held`)
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(7) {
+		t.Fatalf("after the lock ended: %v %v", res, err)
+	}
+	if postgres.LockWaits(e) < waits+2 {
+		t.Errorf("%d tries met the lock held for 300 ms", postgres.LockWaits(e)-waits)
 	}
 }

@@ -70,7 +70,7 @@ type Engine struct {
 	// server cannot; verdicts are the statements each connection passed.
 	stateSQL  string
 	checkSQL  string       // the check of a verdict's state (checkSQL)
-	precheck  string       // that check before the Parse, setting the statement timeout
+	precheck  string       // that check before the Parse, setting the statement and lock timeouts
 	shapes    bool         // verdicts for shapes too
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check
@@ -78,6 +78,7 @@ type Engine struct {
 	loads     atomic.Int64 // how many times the guard read the database's own objects
 	verdicts  verdicts
 	hits      atomic.Int64 // statements run on a verdict (tests read it)
+	lockWaits atomic.Int64 // vettings tried again after one met a lock (lockwait.go; tests read it)
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
