@@ -164,19 +164,18 @@ func TestLockReleasedThenAnswered(t *testing.T) {
 	exec(t, locker, "LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
 	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
 	waits := postgres.LockWaits(e)
-	done := make(chan struct{})
+	// The lock ends 300 ms after the statement met it.
+	released := make(chan struct{})
 	go func() {
-		defer close(done)
+		defer close(released)
 		for end := time.Now().Add(5 * time.Second); postgres.LockWaits(e) == waits && time.Now().Before(end); {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(300 * time.Millisecond)
-	}()
-	go func() {
-		<-done
 		locker.Exec(context.Background(), "ROLLBACK")
 	}()
 	res, err := collect(t, e, `SELECT count(*) AS n FROM held`)
+	<-released
 	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != int64(7) {
 		t.Fatalf("after the lock ended: %v %v", res, err)
 	}
