@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tablewise/tablewise/core/query"
+	"github.com/tablewise/tablewise/core/tick"
 )
 
 // A statement's vetting waits for no lock on the server (noLockWait,
@@ -76,14 +77,7 @@ func (e *Engine) awaitLock(ctx context.Context, c *pgconn.PgConn, timeout time.D
 	if bounded {
 		pause = min(pause, time.Until(end))
 	}
-	t := time.NewTimer(pause)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return tick.Sleep(ctx, pause)
 }
 
 // heldSQL names the tables (and views, indexes…) of the database that
