@@ -210,15 +210,14 @@ func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, 
 		key = ""
 	}
 	left := timeout
-	for reloads, waits := 0, 0; ; {
+	for reloads := 0; ; {
 		desc, err := e.vetOnServer(ctx, c, st, sql, left, loc, afterMiss, key, f)
 		if errors.Is(err, errParseLocked) {
-			// c is left in the failed transaction.
+			// c is left in the failed transaction; awaitLock ends it.
 			afterMiss = true
-			if err := e.awaitLock(ctx, c, timeout, waits); err != nil {
+			if err := e.awaitLock(ctx, c, timeout); err != nil {
 				return nil, err
 			}
-			waits++
 			if end, ok := lockEnd(ctx, timeout); ok {
 				left = max(time.Until(end), lockTryLeast)
 			}
