@@ -35,11 +35,11 @@ import (
 // session committed, read the literals as the types it made, with their
 // code, after the check had passed. A Parse that meets a lock fails
 // within a millisecond (the least lock_timeout), having read no literal;
-// the client waits and vets the statement anew (lockwait.go). What
-// waiting there is for a lock happens between those tries, in the
-// client, where no code of the database's runs — but for that
-// millisecond of each try, in which a lock released is still granted
-// (lockwait.go says what that leaves open).
+// the client waits until the locks are gone and vets the statement anew
+// (lockwait.go). What waiting there is for a lock happens between those
+// tries, in the client, where no code of the database's runs — but for
+// the first try's millisecond, in which a lock released is still
+// granted (lockwait.go says what that leaves open).
 //
 // The check compares, first, the server's state (stateSQL: no
 // transaction has committed since the guard read them, so nothing

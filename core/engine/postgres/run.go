@@ -57,7 +57,13 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		key := e.verdictKey(sql, st)
 		if v, ok := e.verdicts.get(c, key, loc); ok {
 			ran, err := e.runVetted(ctx, c, v, key, sql, opt, sink, sum)
-			if ran || err != nil {
+			switch {
+			case errors.Is(err, errParseLocked):
+				// A miss: the vetting follows once the locks are gone.
+				if err := e.awaitLock(ctx, c, opt.Timeout); err != nil {
+					return err
+				}
+			case ran || err != nil:
 				return err
 			}
 			afterMiss = true

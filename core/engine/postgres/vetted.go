@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,8 +43,8 @@ import (
 // before any check after it. A Parse that meets a lock fails within a
 // millisecond (55P03) and reads no literal: that is a miss, and the
 // vetting that follows waits for the lock client-side, between tries
-// where no code runs (lockwait.go; a lock released within that
-// millisecond is still granted). The second check
+// where no code runs (lockwait.go; a lock released within the first
+// try's millisecond is still granted). The second check
 // comes after the Parse: a change that committed between the two
 // (the checks and the Parse follow one another at once, with no wait)
 // shows in the state, and the statement is not planned, since the
@@ -283,7 +284,8 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 // same round trip, after the statement is planned, that the server's
 // state is still v's. ran is false on a miss: nothing of the statement
 // ran, the verdict is dropped and c is left in a failed transaction
-// (vetOnServer rolls it back).
+// (vetOnServer rolls it back); err is errParseLocked when the miss is
+// the statement's Parse meeting a lock.
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
 	p := c.StartPipeline(ctx)
@@ -328,6 +330,9 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 				return false, err
 			}
 			e.verdicts.drop(c, key)
+			if i == opening+1 && isLockWait(err) {
+				return false, fmt.Errorf("%w: %w", errParseLocked, err)
+			}
 			return false, nil
 		}
 	}
