@@ -133,35 +133,16 @@ func (e *Engine) exclusiveLocks(ctx context.Context, c *pgconn.PgConn) ([]exclus
 		return nil, err
 	}
 	var locks []exclusiveLock
-	var first error
-	for {
-		res, err := p.GetResults()
-		if err != nil {
-			first = err
-			break
+	err := eachResult(p, func(rr *pgconn.ResultReader) {
+		if len(rr.FieldDescriptions()) != 4 {
+			return
 		}
-		if res == nil {
-			break
+		for rr.NextRow() {
+			v := rr.Values()
+			locks = append(locks, exclusiveLock{oid: string(v[0]), name: string(v[1]), pid: string(v[2]), granted: string(v[3]) == "t"})
 		}
-		r, ok := res.(*pgconn.ResultReader)
-		if !ok {
-			continue
-		}
-		isLocks := len(r.FieldDescriptions()) == 4
-		for r.NextRow() {
-			if v := r.Values(); isLocks {
-				locks = append(locks, exclusiveLock{oid: string(v[0]), name: string(v[1]), pid: string(v[2]), granted: string(v[3]) == "t"})
-			}
-		}
-		if _, err := r.Close(); err != nil {
-			first = err
-			break
-		}
-	}
-	if err := p.Close(); first == nil {
-		first = err
-	}
-	return locks, first
+	})
+	return locks, err
 }
 
 // stillHeld is the locks of now on a relation of was.

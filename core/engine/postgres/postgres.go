@@ -380,6 +380,16 @@ func sendReset(p *pgconn.Pipeline) error {
 // finish reads the rest of pipeline p, closing each result, and closes it:
 // the first error met, or one when c is still in a transaction.
 func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
+	first := eachResult(p, nil)
+	if first == nil && c.TxStatus() != 'I' {
+		first = errors.New("the session is still in a transaction")
+	}
+	return first
+}
+
+// eachResult reads the rest of pipeline p, handing each result to read
+// (when not nil) before closing it, and closes p: the first error met.
+func eachResult(p *pgconn.Pipeline, read func(rr *pgconn.ResultReader)) error {
 	var first error
 	for {
 		res, err := p.GetResults()
@@ -391,6 +401,9 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 			break
 		}
 		if rr, ok := res.(*pgconn.ResultReader); ok {
+			if read != nil {
+				read(rr)
+			}
 			if _, err := rr.Close(); err != nil && first == nil {
 				first = err
 			}
@@ -398,9 +411,6 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	}
 	if err := p.Close(); first == nil {
 		first = err
-	}
-	if first == nil && c.TxStatus() != 'I' {
-		first = errors.New("the session is still in a transaction")
 	}
 	return first
 }
