@@ -292,12 +292,16 @@ func (s *streams) openWithin(ctx context.Context, path string, timeout time.Dura
 
 // overdue words an error that the deadline of timeout ended — while the
 // database opened, or the statement ran under what was left of it — as
-// the statement's deadline error, naming the deadline the user gave; a
+// the statement's deadline error, naming the deadline the user gave (and
+// the lock the statement waited for, when it waited for one); a
 // statement the server still runs past that deadline (engine.StillRunning)
 // names it too. A cancellation of ctx, and any other error, is returned
 // as it is.
 func overdue(ctx context.Context, err error, timeout time.Duration) error {
 	if ctx.Err() == nil && (errors.Is(err, query.ErrDeadline) || errors.Is(err, context.DeadlineExceeded)) {
+		if le := (*query.LimitError)(nil); errors.As(err, &le) && le.Lock != "" {
+			return query.LockDeadlineError(timeout, le.Lock)
+		}
 		return query.DeadlineError(timeout)
 	}
 	if still := (*engine.StillRunning)(nil); timeout > 0 && errors.As(err, &still) && !still.Cancelled {

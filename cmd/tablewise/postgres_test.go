@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,5 +226,28 @@ func TestPostgresMCP(t *testing.T) {
 				t.Errorf("resource %s shows the password", r.URI)
 			}
 		}
+	}
+}
+
+// TestPostgresLockedTableDeadline: a statement on a table another
+// session holds locked ends at its deadline with exit 5, saying which
+// table is locked, by which backend, and what to do.
+func TestPostgresLockedTableDeadline(t *testing.T) {
+	url := servers.Postgres(t)
+	locker := servers.PostgresClient(t, url)
+	for _, q := range []string{"CREATE TABLE held (x int)", "BEGIN", "LOCK TABLE held IN ACCESS EXCLUSIVE MODE"} {
+		if _, err := locker.Exec(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+	pid := servers.PostgresColumn[int32](t, locker, "SELECT pg_backend_pid()")[0]
+	r := runBinEnv(t, nil, "sql", "--db", url, "--timeout", "2s", "SELECT count(*) FROM held")
+	want := fmt.Sprintf("query stopped at the 2s deadline: it waited all that time for a lock another session holds on held (backend pid %d)", pid)
+	if r.code != exitLimit || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "try again once its transaction ends") {
+		t.Errorf("exit %d, want %d: %s\nwant %q", r.code, exitLimit, r.stderr, want)
+	}
+	if r.elapsed > 3*time.Second {
+		t.Errorf("took %v with a 2s deadline", r.elapsed)
 	}
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
+
+	"github.com/tablewise/tablewise/core/tick"
 )
 
 // Sentinels matched by errors.Is on what Complete returns.
@@ -237,7 +239,7 @@ func (b *base) attempts(ctx context.Context, attempt attemptFunc) (*Response, in
 		if !f.retryable || streamed || n >= b.policy.maxRetries {
 			return nil, n + 1, b.describe(err, f, n+1)
 		}
-		if err := sleep(ctx, b.policy.wait(n, f.header)); err != nil {
+		if err := tick.Sleep(ctx, b.policy.wait(n, f.header)); err != nil {
 			return nil, n + 1, fmt.Errorf("%s: %w", b.name, err)
 		}
 	}
@@ -434,21 +436,6 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 		}
 	}
 	return 0, false
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // requestSizeKey carries, in a call's context, where countRequest records

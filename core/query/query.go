@@ -65,6 +65,10 @@ type LimitError struct {
 	Kind string // "deadline", "memory", "size"
 	Msg  string
 	Hint string
+	// Lock is, for a deadline met while the statement waited for a lock
+	// another session holds, what is locked (LockDeadlineError); "" for
+	// any other limit.
+	Lock string
 }
 
 func (e *LimitError) Error() string { return e.Msg + " — " + e.Hint }
@@ -76,6 +80,19 @@ var ErrDeadline = errors.New("deadline exceeded")
 // of timeout.
 func DeadlineError(timeout time.Duration) *LimitError {
 	return &LimitError{Kind: "deadline", Msg: fmt.Sprintf("query stopped at the %s deadline", timeout), Hint: "add a WHERE clause or a LIMIT, or allow more time (--timeout)"}
+}
+
+// LockDeadlineError is the *LimitError of a statement stopped at its
+// deadline of timeout while it waited for a lock another session holds
+// on what it reads; lock names what is locked, and by whom, "" when that
+// is not known.
+func LockDeadlineError(timeout time.Duration, lock string) *LimitError {
+	if lock == "" {
+		lock = "a table the statement reads"
+	}
+	return &LimitError{Kind: "deadline", Lock: lock,
+		Msg:  fmt.Sprintf("query stopped at the %s deadline: it waited all that time for a lock another session holds on %s", timeout, lock),
+		Hint: "that session is changing the table (ALTER TABLE, LOCK TABLE, VACUUM FULL, TRUNCATE…): try again once its transaction ends, or allow more time (--timeout)"}
 }
 
 // Is makes errors.Is(err, ErrDeadline) work.

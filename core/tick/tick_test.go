@@ -1,6 +1,8 @@
 package tick
 
 import (
+	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,5 +44,23 @@ func TestEveryEndsWhenFSaysSo(t *testing.T) {
 	stop()
 	if n := calls.Load(); n != 2 {
 		t.Fatalf("f called %d times, want 2 (it said stop on the second)", n)
+	}
+}
+
+// Sleep waits its duration, and ends early with the context's error when
+// the context ends first.
+func TestSleep(t *testing.T) {
+	start := time.Now()
+	if err := Sleep(context.Background(), 20*time.Millisecond); err != nil || time.Since(start) < 20*time.Millisecond {
+		t.Errorf("Sleep(20ms) = %v after %v", err, time.Since(start))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	if err := Sleep(ctx, time.Minute); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+		t.Errorf("Sleep(1m) under a 10ms context = %v after %v", err, time.Since(start))
+	}
+	if err := Sleep(ctx, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Sleep(0) on an ended context = %v", err)
 	}
 }

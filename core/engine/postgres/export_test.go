@@ -29,6 +29,9 @@ func Denied(name string) bool {
 // VettedRuns counts the statements run on a verdict, in one round trip.
 func VettedRuns(e *Engine) int64 { return e.hits.Load() }
 
+// LockWaits counts the vettings tried again after one met a lock.
+func LockWaits(e *Engine) int64 { return e.lockWaits.Load() }
+
 // LocalLoads counts the times the guard read the database's own objects.
 func LocalLoads(e *Engine) int64 { return e.loads.Load() }
 

@@ -29,6 +29,18 @@ import (
 // server then skips the rest up to the Sync); the guard reads the
 // database's objects again and vets the statement anew.
 //
+// The check before the Parse also makes the rest of the transaction wait
+// for no lock (noLockWait), the Parse's own first: a Parse that waited
+// for a table another session holds (in ALTER TABLE) would, once that
+// session committed, read the literals as the types it made, with their
+// code, after the check had passed. A Parse that meets a lock fails
+// within a millisecond (the least lock_timeout), having read no literal;
+// the client waits until the locks are gone and vets the statement anew
+// (lockwait.go). What waiting there is for a lock happens between those
+// tries, in the client, where no code of the database's runs — but for
+// the first try's millisecond, in which a lock released is still
+// granted (lockwait.go says what that leaves open).
+//
 // The check compares, first, the server's state (stateSQL: no
 // transaction has committed since the guard read them, so nothing
 // changed); on a server where transactions commit all the time that
@@ -82,30 +94,29 @@ var printSQL = func() string {
 const freshColumn = "tablewise_fresh"
 
 // noLockWait makes the rest of the transaction wait for no lock (1 ms,
-// the least lock_timeout there is). The planner locks what the
-// statement's Parse did not (inheritance children, partitions): a
+// the least lock_timeout there is), from the check before the
+// statement's Parse on. The Parse locks what the statement names, the
+// planner what the Parse did not (inheritance children, partitions): a
 // statement found current, then waiting for one of them while another
-// transaction changed it, would be planned with that change once it
-// commits (a CHECK constraint calling the database's own code, run by
-// constraint exclusion). It stops instead, with nothing planned.
-// A server that cannot set it (a protocol-compatible engine) gets a
-// column that does nothing (lockColumn).
+// transaction changed it, would be parsed or planned with that change
+// once it commits (a column's new type whose input runs the database's
+// own code; a CHECK constraint calling it, run by constraint
+// exclusion). It stops instead (55P03), with nothing parsed or planned,
+// and is vetted again (lockwait.go). A server that cannot set it (a
+// protocol-compatible engine) gets a column that does nothing
+// (lockColumn).
 const noLockWait = "pg_catalog.set_config('lock_timeout', '1ms', true) AS tablewise_lock"
 
-// lockColumn is noLockWait where the server takes it: the setting the
-// rest of the transaction runs with, as a column of the check that sets
-// it. (JIT compilation, which no deadline stops, is off in every
-// session: Open.)
+// lockColumn is noLockWait where the server takes it, else a column that
+// sets nothing: the setting the rest of the transaction runs with, as a
+// column of the check that sets it. (JIT compilation, which no deadline
+// stops, is off in every session: Open.)
 func (e *Engine) lockColumn() string {
 	if e.lockable {
 		return noLockWait
 	}
-	return lockUnset
+	return "NULL AS tablewise_lock"
 }
-
-// lockUnset is a check's lock column that sets nothing: the check before
-// a statement's Parse, which may wait for the locks it takes.
-const lockUnset = "NULL AS tablewise_lock"
 
 // staleRaise raises the check's error (a text that is not a number read
 // as one), with the state it saw as s; its type is text, as s's.
@@ -126,7 +137,7 @@ const (
 // freshSQL is the check of level f and its parameters for loc: it
 // answers the state now (or the print, where the server has no state),
 // raising staleRaise when loc is older than the database, with lock
-// (lockColumn, or lockUnset) as its second column.
+// (lockColumn) as its second column.
 func (e *Engine) freshSQL(f freshness, loc *local, lock string) (string, [][]byte, []uint32) {
 	check := func(same, from string, args ...[]byte) (string, [][]byte, []uint32) {
 		oids := make([]uint32, len(args))
@@ -186,7 +197,10 @@ const maxReloads = 3
 
 // vetFresh is vetOnServer with the check above, trying again when it
 // fails: with the print, then after reading the database's objects again
-// (loc is what vetLocal returned for st).
+// (loc is what vetLocal returned for st). A vetting whose Parse met a
+// lock is tried again after a wait (awaitLock), until one passes or the
+// deadline of timeout comes; each try's statement timeout is what is
+// left of it, at least lockTryLeast.
 func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, sql string, timeout time.Duration, loc *local, afterMiss bool) (*pgconn.StatementDescription, error) {
 	f := e.firstFreshness()
 	// A verdict is made the second time its key is seen; a statement
@@ -195,8 +209,20 @@ func (e *Engine) vetFresh(ctx context.Context, c *pgconn.PgConn, st *statement, 
 	if key != "" && !e.verdicts.seen(c, key) {
 		key = ""
 	}
+	left := timeout
 	for reloads := 0; ; {
-		desc, err := e.vetOnServer(ctx, c, st, sql, timeout, loc, afterMiss, key, f)
+		desc, err := e.vetOnServer(ctx, c, st, sql, left, loc, afterMiss, key, f)
+		if errors.Is(err, errParseLocked) {
+			// c is left in the failed transaction; awaitLock ends it.
+			afterMiss = true
+			if err := e.awaitLock(ctx, c, timeout); err != nil {
+				return nil, err
+			}
+			if end, ok := lockEnd(ctx, timeout); ok {
+				left = max(time.Until(end), lockTryLeast)
+			}
+			continue
+		}
 		if !errors.Is(err, errStale) {
 			return desc, err
 		}

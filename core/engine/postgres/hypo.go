@@ -126,12 +126,17 @@ func (e *Engine) TryIndexes(ctx context.Context, sql string, specs []engine.Inde
 		// Parsed once, between two checks of what the guard knows (the
 		// Parse runs the code of the types its literals are read as, and
 		// it must not be planned before: fresh.go), taking the locks on
-		// what it reads; planned again (DISCARD PLANS) with each
-		// hypothetical index, right after the check, in one round trip.
+		// what it reads, waiting for none (a Parse that waited could
+		// read what a session committed meanwhile: fresh.go; the trial
+		// then ends with the server's 55P03); planned again (DISCARD
+		// PLANS) with each hypothetical index, right after the check, in
+		// one round trip.
 		if e.printable {
-			if _, err := one(e.freshLiteral(loc, lockUnset)); err != nil {
+			if _, err := one(e.freshLiteral(loc, e.lockColumn())); err != nil {
 				return stale(err)
 			}
+		} else if _, err := one("SELECT " + e.lockColumn()); err != nil {
+			return err
 		}
 		if _, err := c.Prepare(runCtx, trialName, before.SQL, nil); err != nil {
 			return err

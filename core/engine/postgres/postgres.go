@@ -70,7 +70,7 @@ type Engine struct {
 	// server cannot; verdicts are the statements each connection passed.
 	stateSQL  string
 	checkSQL  string       // the check of a verdict's state (checkSQL)
-	precheck  string       // that check before the Parse, setting the statement timeout
+	precheck  string       // that check before the Parse, setting the statement and lock timeouts
 	shapes    bool         // verdicts for shapes too
 	printable bool         // the server answers printSQL (fresh.go)
 	busy      atomic.Bool  // the server's state had changed at the last check
@@ -78,6 +78,7 @@ type Engine struct {
 	loads     atomic.Int64 // how many times the guard read the database's own objects
 	verdicts  verdicts
 	hits      atomic.Int64 // statements run on a verdict (tests read it)
+	lockWaits atomic.Int64 // vettings tried again after one met a lock (lockwait.go; tests read it)
 
 	pool *pool.Pool[*pgconn.PgConn]
 }
@@ -379,6 +380,16 @@ func sendReset(p *pgconn.Pipeline) error {
 // finish reads the rest of pipeline p, closing each result, and closes it:
 // the first error met, or one when c is still in a transaction.
 func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
+	first := eachResult(p, nil)
+	if first == nil && c.TxStatus() != 'I' {
+		first = errors.New("the session is still in a transaction")
+	}
+	return first
+}
+
+// eachResult reads the rest of pipeline p, handing each result to read
+// (when not nil) before closing it, and closes p: the first error met.
+func eachResult(p *pgconn.Pipeline, read func(rr *pgconn.ResultReader)) error {
 	var first error
 	for {
 		res, err := p.GetResults()
@@ -390,6 +401,9 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 			break
 		}
 		if rr, ok := res.(*pgconn.ResultReader); ok {
+			if read != nil {
+				read(rr)
+			}
 			if _, err := rr.Close(); err != nil && first == nil {
 				first = err
 			}
@@ -397,9 +411,6 @@ func finish(c *pgconn.PgConn, p *pgconn.Pipeline) error {
 	}
 	if err := p.Close(); first == nil {
 		first = err
-	}
-	if first == nil && c.TxStatus() != 'I' {
-		first = errors.New("the session is still in a transaction")
 	}
 	return first
 }

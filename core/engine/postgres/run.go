@@ -57,7 +57,13 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		key := e.verdictKey(sql, st)
 		if v, ok := e.verdicts.get(c, key, loc); ok {
 			ran, err := e.runVetted(ctx, c, v, key, sql, opt, sink, sum)
-			if ran || err != nil {
+			switch {
+			case errors.Is(err, errParseLocked):
+				// A miss: the vetting follows once the locks are gone.
+				if err := e.awaitLock(ctx, c, opt.Timeout); err != nil {
+					return err
+				}
+			case ran || err != nil:
 				return err
 			}
 			afterMiss = true
@@ -217,7 +223,10 @@ func (e *Engine) vetServer(ctx context.Context, c *pgconn.PgConn, st *statement,
 // a denied function, and the statement must be one that returns columns.
 // It leaves the statement prepared as preparedName, not yet run. Before
 // the statement's Parse, and after it before it is planned, the check of
-// level f (fresh.go) raises errStale when loc is older than the database. loc is
+// level f (fresh.go) raises errStale when loc is older than the database;
+// from the first check on nothing waits for a lock (noLockWait): a Parse
+// that meets one fails with errParseLocked, no literal of the statement
+// read, and vetFresh tries it again (lockwait.go). loc is
 // what vetLocal returned; afterMiss says that c is in the failed
 // transaction runVetted left, with the statement perhaps prepared (rolled
 // back and deallocated first, in the same round trip).
@@ -240,17 +249,14 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// it) and the statement's plan.
 	shapeSeg := -1
 	p := c.StartPipeline(ctx)
-	// Before a statement is planned: the check of what the guard knows
-	// (fresh.go), which also stops the planner from waiting for a lock.
-	// The same check, setting no lock_timeout, before the statement's
-	// Parse, which runs the code of the types its literals are read as.
+	// Before the statement's Parse, which runs the code of the types
+	// its literals are read as, and again before it is planned: the
+	// check of what the guard knows (fresh.go), which also stops the
+	// Parse and the planner from waiting for a lock.
 	sendFresh := func() { p.SendQueryParams("SELECT "+e.lockColumn(), nil, nil, nil, nil) }
-	sendFreshBefore := func() {}
 	if f != noCheck {
 		check, args, oids := e.freshSQL(f, loc, e.lockColumn())
 		sendFresh = func() { p.SendQueryParams(check, args, oids, nil, nil) }
-		before, args, oids := e.freshSQL(f, loc, lockUnset)
-		sendFreshBefore = func() { p.SendQueryParams(before, args, oids, nil, nil) }
 	}
 	if afterMiss {
 		// The miss left the statement prepared (a prepared statement
@@ -266,7 +272,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	// Prepared first (parsed, described, nothing planned or run), so that
 	// a statement with parameters is described before anything fails
 	// for want of their values; its locks are held from then on.
-	sendFreshBefore()
+	sendFresh()
 	p.SendPrepare(preparedName, sql, nil)
 	if shape != nil {
 		shapeSeg = 1
@@ -376,6 +382,9 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		return nil, paramsError(len(desc.ParamOIDs))
 	}
 	if first != nil {
+		if desc == nil && isLockWait(first) {
+			return nil, fmt.Errorf("%w: %w", errParseLocked, first)
+		}
 		return nil, first
 	}
 	if st.kind == "select" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,22 +29,30 @@ import (
 // files, and the search_path. The run sends, in one pipeline, the opening
 // of the transaction, a check that raises an error when that state is no
 // longer the same (the server then skips the rest up to the Sync) and
-// sets the statement timeout in the same statement, the statement's
-// Parse, the check again, the statement's run and the reset.
+// sets the statement timeout and the lock timeout in the same statement,
+// the statement's Parse, the check again, the statement's run and the
+// reset.
 // The first check keeps the Parse from running a type's code of the
 // database's own that was not there when the verdict was made (reading a
-// literal as a type runs it: fresh.go). The second check comes after the
-// Parse, which takes the locks on what the statement
-// reads until the transaction ends and may wait for them: a change
-// committed meanwhile (a view replaced in a transaction that began before
-// the verdict was made) shows in the state, and the statement is not
-// planned, since the planner runs IMMUTABLE and STABLE functions on
-// constants (a view may now call the database's own code). From the
-// check on, the transaction waits for no lock (noLockWait): the planner,
-// which locks what only planning finds (partitions, inheritance
-// children), cannot wait for a change to commit and then plan with it. A
-// miss costs that round trip; the statement is then vetted as if never
-// seen.
+// literal as a type runs it: fresh.go). From it on, the transaction
+// waits for no lock (noLockWait). The Parse takes the locks on what the
+// statement reads, until the transaction ends; one that waited for a
+// table another session holds would, once that session committed, read
+// the literals as the types it made (a column changed to a range whose
+// bounds compare with the database's own code), running that code
+// before any check after it. A Parse that meets a lock fails within a
+// millisecond (55P03) and reads no literal: that is a miss, and the
+// vetting that follows waits for the lock client-side, between tries
+// where no code runs (lockwait.go; a lock released within the first
+// try's millisecond is still granted). The second check
+// comes after the Parse: a change that committed between the two
+// (the checks and the Parse follow one another at once, with no wait)
+// shows in the state, and the statement is not planned, since the
+// planner runs IMMUTABLE and STABLE functions on constants (a view may
+// now call the database's own code); nor does the planner, which locks
+// what only planning finds (partitions, inheritance children), wait for
+// a change to commit and then plan with it. A miss costs that round
+// trip; the statement is then vetted as if never seen.
 //
 // The state is read and compared by pg_catalog's functions named with
 // their schema and their exact argument types, never by an operator or a
@@ -111,8 +120,8 @@ func checkSQL(major, lock string) string {
 
 // setTimeout is the column of the check before a verdict's Parse that
 // sets the statement timeout ($2, in milliseconds) as SET LOCAL would,
-// in place of a statement of its own. It sets no lock_timeout: the Parse
-// may wait for the locks it takes.
+// in place of a statement of its own. The check sets the lock timeout
+// too (lockColumn): the Parse waits for no lock.
 const setTimeout = "pg_catalog.set_config('statement_timeout', $2, true) AS tablewise_timeout"
 
 // keepable reports whether a verdict may be kept for plan: not when it
@@ -265,7 +274,7 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	}
 	e.stateSQL = sql
 	e.checkSQL = checkSQL(e.major, e.lockColumn())
-	e.precheck = checkSQL(e.major, setTimeout)
+	e.precheck = checkSQL(e.major, setTimeout+", "+e.lockColumn())
 	if _, err := c.Exec(ctx, "SHOW plan_cache_mode").ReadAll(); err == nil {
 		e.shapes = true
 	}
@@ -275,7 +284,8 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 // same round trip, after the statement is planned, that the server's
 // state is still v's. ran is false on a miss: nothing of the statement
 // ran, the verdict is dropped and c is left in a failed transaction
-// (vetOnServer rolls it back).
+// (vetOnServer rolls it back); err is errParseLocked when the miss is
+// the statement's Parse meeting a lock.
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
 	p := c.StartPipeline(ctx)
@@ -320,6 +330,9 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 				return false, err
 			}
 			e.verdicts.drop(c, key)
+			if i == opening+1 && isLockWait(err) {
+				return false, fmt.Errorf("%w: %w", errParseLocked, err)
+			}
 			return false, nil
 		}
 	}

@@ -159,23 +159,13 @@ func TestVerdictSeesDDLCommittedWhileWaiting(t *testing.T) {
 	verdictMade(t, e, `SELECT count(*) FROM cheap`)
 	exec(t, ddl, killerView)
 	done := make(chan error, 1)
-	runs := postgres.VettedRuns(e)
+	runs, waits := postgres.VettedRuns(e), postgres.LockWaits(e)
 	go func() {
 		_, err := query.Collect(context.Background(), e, `SELECT count(*) FROM cheap`, query.Options{MaxRows: 10, Timeout: 10 * time.Second})
 		done <- err
 	}()
-	// Commit once the statement waits for the view's lock.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		n := servers.PostgresColumn[int64](t, a, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM cheap%' AND datname = current_database()`)
-		if n[0] > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the statement never waited for the view's lock")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	// Commit once the statement met the view's lock.
+	metLock(t, a, e, waits, "FROM cheap")
 	exec(t, ddl, "COMMIT")
 	err := <-done
 	var rej *guard.Rejection
