@@ -71,14 +71,20 @@ func TestPool(t *testing.T) {
 	}
 }
 
+// counting is a pool of at most max fakes, numbered from 1 as opened
+// counts them.
+func counting(max int, opened *int) *Pool[*fake] {
+	return New(max, func(context.Context) (*fake, error) {
+		*opened++
+		return &fake{id: *opened}, nil
+	}, func(c *fake) { c.closed = true }, nil)
+}
+
 // An idle connection is taken before a free slot is used to open another:
 // opening a server connection costs round trips.
 func TestIdleBeforeOpen(t *testing.T) {
 	opened := 0
-	p := New(4, func(context.Context) (*fake, error) {
-		opened++
-		return &fake{id: opened}, nil
-	}, func(c *fake) { c.closed = true }, nil)
+	p := counting(4, &opened)
 	ctx := context.Background()
 	for i := range 200 {
 		c, err := p.Acquire(ctx)
@@ -136,10 +142,7 @@ func TestWaiterAfterClose(t *testing.T) {
 // connections took turns, each vetting every statement anew.
 func TestLastReleasedFirst(t *testing.T) {
 	opened := 0
-	p := New(4, func(context.Context) (*fake, error) {
-		opened++
-		return &fake{id: opened}, nil
-	}, func(c *fake) { c.closed = true }, nil)
+	p := counting(4, &opened)
 	ctx := context.Background()
 	var held []*fake
 	for range 3 {
