@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tablewise/tablewise/core/guard"
 )
@@ -109,7 +110,6 @@ func init() {
 // SONAME refuses it), and the server resolves a bare call of one to its
 // own. A function of MySQL's alone is not one: MariaDB looks its name up
 // among the loadable functions.
-var natives = map[string]bool{}
 
 // namedCalls are words the server lists among its keywords that it
 // reads, before a parenthesis, as the name of a function to look up among
@@ -117,7 +117,6 @@ var natives = map[string]bool{}
 // w(1) as an administrator: "FUNCTION w does not exist"): a loadable
 // function may be named so. JSON_TABLE and COLUMNS among them are the
 // server's syntax where it reads them so (ownCall).
-var namedCalls = map[string]bool{}
 
 // constructors are the geometry constructors, which MariaDB resolves to
 // its own only with as many arguments as these say (at least, at most; -1
@@ -126,7 +125,10 @@ var namedCalls = map[string]bool{}
 var constructors = map[string][2]int{"POINT": {2, 2}, "LINESTRING": {1, -1}, "POLYGON": {1, -1}, "MULTIPOINT": {1, -1},
 	"MULTILINESTRING": {1, -1}, "MULTIPOLYGON": {1, -1}, "GEOMETRYCOLLECTION": {1, -1}}
 
-func init() {
+// nativeNames builds natives and namedCalls (above) on first use, not
+// at start-up: only a MySQL or MariaDB database needs them.
+var nativeNames = sync.OnceValues(func() (natives, namedCalls map[string]bool) {
+	natives, namedCalls = map[string]bool{}, map[string]bool{}
 	for _, w := range strings.Fields(`ABS ACOS ADDDATE ADDTIME ADD_MONTHS AES_DECRYPT AES_ENCRYPT AREA ASBINARY ASIN ASTEXT
 		ASWKB ASWKT ATAN ATAN2 BENCHMARK BIN BINLOG_GTID_POS BIT_AND BIT_COUNT BIT_LENGTH BIT_OR
 		BIT_XOR BOUNDARY BUFFER CAST CEIL CEILING CENTROID CHARACTER_LENGTH CHAR_LENGTH CHR COALESCE
@@ -214,13 +216,15 @@ func init() {
 		WARNINGS WITHOUT WORK X509 XML`) {
 		namedCalls[w] = true
 	}
-}
+	return natives, namedCalls
+})
 
 // ownNames are the names whose bare call the server resolves to its own
 // function or reads as syntax: builtins, keywords and natives, and the
 // functions and keywords the server lists (MariaDB 10.6 and later;
 // MySQL 8 lists its keywords), read with read, but for namedCalls.
 func ownNames(read func(q string, row func(v []string)) error) map[string]bool {
+	natives, namedCalls := nativeNames()
 	own := map[string]bool{}
 	for _, m := range []map[string]bool{builtins, keywords, natives} {
 		for w := range m {
