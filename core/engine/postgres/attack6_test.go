@@ -50,10 +50,7 @@ func TestParseWaitsForNoLock(t *testing.T) {
 			} else if res, err := collect(t, e, sql); err != nil || res.Rows[0][0] != int64(1) {
 				t.Fatalf("before the lock: %v %v", res, err)
 			}
-			ddl := admin(t, url)
-			exec(t, ddl, "BEGIN")
-			exec(t, ddl, "LOCK TABLE spans IN ACCESS EXCLUSIVE MODE")
-			t.Cleanup(func() { ddl.Exec(context.Background(), "ROLLBACK") })
+			ddl := lockTable(t, url, "spans")
 			runs, waits := postgres.VettedRuns(e), postgres.LockWaits(e)
 			done := make(chan error, 1)
 			go func() {
@@ -120,10 +117,7 @@ func TestLockHeldPastTheDeadline(t *testing.T) {
 			} else if _, err := collect(t, e, sql); err != nil {
 				t.Fatal(err)
 			}
-			locker := admin(t, url)
-			exec(t, locker, "BEGIN")
-			exec(t, locker, "LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
-			t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+			locker := lockTable(t, url, "held")
 			pid := servers.PostgresColumn[int32](t, locker, `SELECT pg_backend_pid()`)[0]
 			waits := postgres.LockWaits(e)
 			const timeout = time.Second
@@ -159,10 +153,7 @@ func TestLockReleasedThenAnswered(t *testing.T) {
 	a := admin(t, url)
 	exec(t, a, `CREATE TABLE held AS SELECT generate_series(1, 7) AS x`)
 	e := openOne(t, url)
-	locker := admin(t, url)
-	exec(t, locker, "BEGIN")
-	exec(t, locker, "LOCK TABLE held IN ACCESS EXCLUSIVE MODE")
-	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+	locker := lockTable(t, url, "held")
 	waits := postgres.LockWaits(e)
 	// The lock ends 300 ms after the statement met it.
 	released := make(chan struct{})

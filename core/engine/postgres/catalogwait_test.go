@@ -17,15 +17,13 @@ import (
 // request", which reads as a failure to open and names no deadline.
 func TestCatalogReadCutAtTheDeadline(t *testing.T) {
 	url := servers.Postgres(t)
-	a, locker := admin(t, url), admin(t, url)
+	a := admin(t, url)
 	e := open(t, url)
 	if _, err := query.Collect(context.Background(), e, `SELECT count(*) FROM "Genre"`, query.Options{Timeout: 10 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	exec(t, a, `CREATE FUNCTION made_since(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT $1'`)
-	exec(t, locker, `BEGIN`)
-	exec(t, locker, `LOCK TABLE pg_catalog.pg_depend IN ACCESS EXCLUSIVE MODE`)
-	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+	lockTable(t, url, "pg_catalog.pg_depend")
 	start := time.Now()
 	_, err := query.Collect(context.Background(), e, `SELECT count(*) FROM "Genre"`, query.Options{Timeout: time.Second})
 	took := time.Since(start)

@@ -79,7 +79,7 @@ func lockEnd(ctx context.Context, timeout time.Duration) (end time.Time, ok bool
 // the server does not say which one the Parse met.
 func (e *Engine) awaitLock(ctx context.Context, c *pgconn.PgConn, timeout time.Duration) error {
 	end, bounded := lockEnd(ctx, timeout)
-	blockers, err := e.exclusiveLocks(ctx, c)
+	blockers, readErr := e.exclusiveLocks(ctx, c)
 	for n := 0; ; n++ {
 		if bounded && !time.Now().Before(end) {
 			return query.LockDeadlineError(timeout, heldNames(blockers))
@@ -92,11 +92,12 @@ func (e *Engine) awaitLock(ctx context.Context, c *pgconn.PgConn, timeout time.D
 		if err := tick.Sleep(ctx, pause); err != nil {
 			return err
 		}
-		if err != nil || len(blockers) == 0 {
+		// Locks that could not be read are waited for once, as are none.
+		if readErr != nil || len(blockers) == 0 {
 			return nil
 		}
 		var now []exclusiveLock
-		if now, err = e.exclusiveLocks(ctx, c); err != nil {
+		if now, readErr = e.exclusiveLocks(ctx, c); readErr != nil {
 			return nil
 		}
 		if blockers = stillHeld(blockers, now); len(blockers) == 0 {

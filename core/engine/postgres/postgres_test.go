@@ -36,6 +36,18 @@ func admin(t testing.TB, url string) *pgx.Conn {
 	return servers.PostgresClient(t, url)
 }
 
+// lockTable holds table, on a session of its own at url, in ACCESS
+// EXCLUSIVE mode, until the test ends (or the session rolls back, which
+// it returns for).
+func lockTable(t testing.TB, url, table string) *pgx.Conn {
+	t.Helper()
+	locker := admin(t, url)
+	exec(t, locker, "BEGIN")
+	exec(t, locker, "LOCK TABLE "+table+" IN ACCESS EXCLUSIVE MODE")
+	t.Cleanup(func() { locker.Exec(context.Background(), "ROLLBACK") })
+	return locker
+}
+
 func exec(t testing.TB, c *pgx.Conn, sql string) {
 	t.Helper()
 	if _, err := c.Exec(context.Background(), sql); err != nil {
