@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // WithConn lends tests a pooled connection, around the guard.
@@ -44,3 +45,31 @@ func AfterTrialExplain(t interface{ Cleanup(func()) }, f func()) {
 
 // RefusedSetting is refusedSetting.
 var RefusedSetting = refusedSetting
+
+// ResetSession rolls c back and resets it as a verdict's run does
+// (resetQuery), and reads the answer.
+func ResetSession(ctx context.Context, c *pgconn.PgConn) error {
+	p := c.StartPipeline(ctx)
+	queueReset(c, p)
+	if err := p.Flush(); err != nil {
+		p.Close()
+		return err
+	}
+	if err := eachResult(p, nil); err != nil {
+		return err
+	}
+	return settle(c)
+}
+
+// Owe sends sql on c as a Query whose answer is owed, as a verdict's
+// run sends its reset, and marks c clean: release returns it to the pool
+// as is, and the next Acquire reads the answer (settle).
+func Owe(e *Engine, c *pgconn.PgConn, sql string) error {
+	c.Frontend().Send(&pgproto3.Query{String: sql})
+	if err := c.Frontend().Flush(); err != nil {
+		return err
+	}
+	c.CustomData()[owedKey] = true
+	e.clean.Store(c, true)
+	return nil
+}

@@ -13,8 +13,9 @@
 // found in the text and in the plan EXPLAIN (VERBOSE, FORMAT JSON) shows
 // (a view's body, for one). The deadline is enforced by the server
 // (statement_timeout) and by a cancel request from the client. A
-// connection is rolled back and DISCARD ALL'd before it returns to the
-// pool, and closed when that fails. A statement (or a statement's shape:
+// connection is rolled back and DISCARD ALL'd (after a verdict's run,
+// reset as DISCARD ALL does but for prepared statements: resetQuery)
+// before it serves again, and closed when that fails. A statement (or a statement's shape:
 // the same point query with another id) that passed the guard on a
 // connection runs there again in one round trip while the server shows
 // that nothing it was vetted against has changed (vetted.go).
@@ -152,7 +153,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		label = cfg.User
 	}
 	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
-	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, (*pgconn.PgConn).IsClosed)
+	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, stale)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -347,8 +348,17 @@ func refusedSetting(err error, name string) bool {
 // it returns to the pool; a connection that cannot be reset is closed.
 func (e *Engine) release(c *pgconn.PgConn) {
 	_, clean := e.clean.LoadAndDelete(c)
-	ok := !c.IsClosed() && (clean || reset(c) == nil)
+	ok := !c.IsClosed() && (clean || settled(c) && reset(c) == nil)
 	e.pool.Release(c, !ok)
+}
+
+// settled reads the answer to a reset owed on c, and reports whether c
+// can be reset: the server answered (a reset that failed leaves the
+// connection usable), or nothing was owed.
+func settled(c *pgconn.PgConn) bool {
+	var pe *pgconn.PgError
+	err := settle(c)
+	return err == nil || errors.As(err, &pe)
 }
 
 // reset sends ROLLBACK and DISCARD ALL in one round trip (a pipeline,
@@ -357,6 +367,7 @@ func (e *Engine) release(c *pgconn.PgConn) {
 func reset(c *pgconn.PgConn) error {
 	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
 	defer cancel()
+	unprepared(c)
 	p := c.StartPipeline(ctx)
 	if err := sendReset(p); err != nil {
 		return err
@@ -376,6 +387,77 @@ func sendReset(p *pgconn.Pipeline) error {
 	}
 	return nil
 }
+
+// A verdict's run (vetted.go) ends with resetQuery, a Query of the
+// simple protocol sent after its pipeline's Sync: the server sends the
+// statement's rows at the Sync, and rolls back and resets the session
+// while the client reads them and answers its caller. The answer to the
+// reset is read before the connection serves again (settle, at the next
+// Acquire, or at release when the run failed). resetQuery is what
+// DISCARD ALL does but DEALLOCATE ALL and DISCARD PLANS (which empties
+// caches, no state a statement can set), after the ROLLBACK of the run's
+// transaction, so that the checks prepared on the connection stay; the
+// statement the run prepared is closed in the pipeline. A ROLLBACK runs
+// in a failed transaction too: after an error in the pipeline the reset
+// still runs, and release resets the session with DISCARD ALL as well.
+// When a statement fails, those after it do not run and the server
+// reports the error: settle returns it, and the connection is closed.
+const resetQuery = "ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; " +
+	"SELECT pg_catalog.pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES"
+
+// owedKey marks, in a connection's CustomData, that the answer to a
+// resetQuery sent on it is still to be read (settle).
+const owedKey = "tablewise.owed"
+
+// queueReset queues on p, which holds a verdict's run, the end of it:
+// preparedName closed, the Sync, then resetQuery; the caller sends them
+// (p.Flush) and reads p's results, and settle the reset's answer.
+func queueReset(c *pgconn.PgConn, p *pgconn.Pipeline) {
+	p.SendDeallocate(preparedName)
+	p.SendPipelineSync()
+	c.Frontend().Send(&pgproto3.Query{String: resetQuery})
+	c.CustomData()[owedKey] = true
+}
+
+// settle reads the answer to the resetQuery sent on c, when one is
+// owed: the server's error when the reset failed (read to its end, the
+// connection can go on), or the connection's, or an error when c is still
+// in a transaction.
+func settle(c *pgconn.PgConn) error {
+	if _, owed := c.CustomData()[owedKey]; !owed {
+		return nil
+	}
+	delete(c.CustomData(), owedKey)
+	// A deadline on the socket, not a context: ReceiveMessage watches a
+	// context per message, and the answer is a dozen of them.
+	if err := c.Conn().SetReadDeadline(time.Now().Add(resetTimeout)); err != nil {
+		return err
+	}
+	defer c.Conn().SetReadDeadline(time.Time{})
+	ctx := context.Background()
+	var first error
+	for {
+		msg, err := c.ReceiveMessage(ctx)
+		if err != nil {
+			return err
+		}
+		switch m := msg.(type) {
+		case *pgproto3.ErrorResponse:
+			if first == nil {
+				first = pgconn.ErrorResponseToPgError(m)
+			}
+		case *pgproto3.ReadyForQuery:
+			if first == nil && m.TxStatus != 'I' {
+				first = errors.New("the session is still in a transaction")
+			}
+			return first
+		}
+	}
+}
+
+// stale reports whether the idle connection c may no longer serve: it is
+// closed, or the reset its last statement sent failed (settle).
+func stale(c *pgconn.PgConn) bool { return c.IsClosed() || settle(c) != nil }
 
 // finish reads the rest of pipeline p, closing each result, and closes it:
 // the first error met, or one when c is still in a transaction.

@@ -263,6 +263,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 		// outlives its transaction).
 		p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
 		p.SendQueryParams("DEALLOCATE ALL", nil, nil, nil, nil)
+		unprepared(c)
 	}
 	// Our own fixed texts first, then the statement's.
 	e.sendBegin(p, timeout)
@@ -480,6 +481,7 @@ func (e *Engine) stream(ctx context.Context, c *pgconn.PgConn, desc *pgconn.Stat
 // failed transaction, not marked clean, and release resets it (reset) in
 // a round trip of its own.
 func (e *Engine) thenReset(ctx context.Context, c *pgconn.PgConn, send func(p *pgconn.Pipeline), noResult string, read func(rr *pgconn.ResultReader) error) error {
+	unprepared(c)
 	p := c.StartPipeline(ctx)
 	send(p)
 	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)

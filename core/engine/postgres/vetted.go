@@ -19,7 +19,8 @@ import (
 // vetted against can have changed. What a statement's text plans to (the
 // functions it calls, what its views and policies expand to) depends on
 // the text, the session's settings and the catalog. On one connection,
-// reset by DISCARD ALL after every statement, the settings change only
+// reset after every statement (DISCARD ALL, or resetQuery after a
+// verdict's run: the same but for prepared statements), the settings change only
 // when the server reloads its configuration files; the catalog only when
 // a transaction commits. So the verdict is kept with the server's state
 // read in the vetting transaction, before and after the plan (the same
@@ -30,8 +31,9 @@ import (
 // of the transaction, a check that raises an error when that state is no
 // longer the same (the server then skips the rest up to the Sync) and
 // sets the statement timeout and the lock timeout in the same statement,
-// the statement's Parse, the check again, the statement's run and the
-// reset.
+// the statement's Parse, the check again and the statement's run, then
+// the reset after the Sync (resetQuery, postgres.go): the checks are
+// statements prepared on the connection, bound and run.
 // The first check keeps the Parse from running a type's code of the
 // database's own that was not there when the verdict was made (reading a
 // literal as a type runs it: fresh.go). From it on, the transaction
@@ -280,6 +282,33 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 	}
 }
 
+// The two checks of a verdict's run are prepared on a connection once,
+// by the first run that needs them, and from then on only bound and
+// executed: parsing and planning them was most of what they cost. A
+// verdict's run ends with resetQuery (postgres.go), which keeps them; the other
+// pipelines end with DISCARD ALL (or, after a miss, DEALLOCATE ALL),
+// which drops them, and call unprepared first. Their text names only
+// pg_catalog's functions, with no literal of a type of the database's,
+// so preparing them runs no code of the database's; their plans hold no
+// constant of the state, which is a parameter.
+const (
+	precheckName = "tablewise_precheck"
+	checkName    = "tablewise_check"
+	// checksKey marks, in a connection's CustomData, that it holds both
+	// checks prepared.
+	checksKey = "tablewise.checks"
+)
+
+// checksPrepared reports whether c holds the verdict's checks prepared.
+func checksPrepared(c *pgconn.PgConn) bool {
+	_, ok := c.CustomData()[checksKey]
+	return ok
+}
+
+// unprepared forgets that c holds the checks: called before a pipeline
+// that may drop them is sent.
+func unprepared(c *pgconn.PgConn) { delete(c.CustomData(), checksKey) }
+
 // runVetted runs sql, which v says passed the guard on c, checking in the
 // same round trip, after the statement is planned, that the server's
 // state is still v's. ran is false on a miss: nothing of the statement
@@ -288,63 +317,82 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 // the statement's Parse meeting a lock.
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
+	prepare := !checksPrepared(c)
 	p := c.StartPipeline(ctx)
 	e.sendRole(p)
+	if prepare {
+		p.SendPrepare(precheckName, e.precheck, []uint32{pgtype.TextOID, pgtype.TextOID})
+		p.SendPrepare(checkName, e.checkSQL, []uint32{pgtype.TextOID})
+	}
 	state := []byte(v.state)
-	p.SendQueryParams(e.precheck, [][]byte{state, []byte(timeoutMS(opt.Timeout))}, []uint32{pgtype.TextOID, pgtype.TextOID}, nil, nil)
+	p.SendQueryPrepared(precheckName, [][]byte{state, []byte(timeoutMS(opt.Timeout))}, nil, nil)
 	p.SendPrepare(preparedName, sql, nil)
-	p.SendQueryParams(e.checkSQL, [][]byte{state}, []uint32{pgtype.TextOID}, nil, nil)
+	p.SendQueryPrepared(checkName, [][]byte{state}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
 	p.SendQueryPrepared(preparedName, nil, nil, v.formats)
-	p.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	p.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
-	if err := p.Sync(); err != nil {
+	queueReset(c, p)
+	if err := p.Flush(); err != nil {
 		p.Close()
 		return false, err
 	}
-	// The opening (1 or 2 results), the check that sets the timeout,
-	// the Parse, then the check.
-	opening := 1
+	// The opening (1 or 2 results), the checks' Parses when sent, the
+	// check that sets the timeout, the statement's Parse, then the check.
+	first := 1
 	if e.role != "" {
-		opening = 2
+		first = 2
+	}
+	opening := first
+	if prepare {
+		first += 2
 	}
 	var desc *pgconn.StatementDescription
-	for i := 0; i < opening+3; i++ {
+	for i := 0; i < first+3; i++ {
 		res, err := p.GetResults()
 		if err == nil {
 			switch r := res.(type) {
 			case *pgconn.StatementDescription:
-				desc = r
+				if i == first+1 {
+					desc = r
+				}
 			case *pgconn.ResultReader:
 				_, err = r.Close()
 			default:
 				err = errors.New("the server answered the statement's vetting out of order")
 			}
 		}
+		if i == opening+1 && prepare && err == nil {
+			// A prepared statement outlives the transaction.
+			c.CustomData()[checksKey] = true
+		}
 		if err != nil {
 			p.Close()
+			// The reset rolled back the failed transaction; its answer is
+			// read before anything else is sent on c.
+			if serr := settle(c); serr != nil && !errors.As(serr, new(*pgconn.PgError)) {
+				return false, serr
+			}
 			var pe *pgconn.PgError
-			if i < opening || ctx.Err() != nil || errors.As(err, &pe) && pe.Code == "57014" {
+			if i < first || ctx.Err() != nil || errors.As(err, &pe) && pe.Code == "57014" {
 				return false, err
 			}
 			e.verdicts.drop(c, key)
-			if i == opening+1 && isLockWait(err) {
+			if i == first+1 && isLockWait(err) {
 				return false, fmt.Errorf("%w: %w", errParseLocked, err)
 			}
 			return false, nil
 		}
 	}
 	if desc == nil {
-		e.drain(c, p)
+		eachResult(p, nil)
 		return true, errors.New("the server did not describe the statement")
 	}
 	e.hits.Add(1)
 	res, err := p.GetResults()
 	rr, ok := res.(*pgconn.ResultReader)
 	if err != nil || !ok {
-		e.drain(c, p)
+		eachResult(p, nil)
 		if err == nil {
 			err = errors.New("the server sent no rows")
 		}
@@ -355,6 +403,12 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		cols[i] = query.Column{Name: f.Name, Type: e.types.name(f.DataTypeOID)}
 	}
 	err = e.read(c, rr, cols, opt, sink, sum)
-	e.drain(c, p)
+	// A run whose rows a cap stopped sent a cancel request, which may
+	// have met the reset: release reads the reset's answer and resets
+	// the session again. Else the connection goes back to the pool with
+	// the reset's answer owed, read when it next serves (settle).
+	if eachResult(p, nil) == nil && err == nil && !sum.Truncated {
+		e.clean.Store(c, true)
+	}
 	return true, err
 }
