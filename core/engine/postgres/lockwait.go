@@ -74,8 +74,8 @@ func lockEnd(ctx context.Context, timeout time.Duration) (end time.Time, ok bool
 // for a lock released during a Parse's millisecond is granted to it. It
 // returns the deadline's error (LockDeadlineError) once the deadline of
 // timeout has come, or ctx's error when ctx ends first. c is in the
-// failed transaction of the vetting that met the lock; it is left out of
-// any transaction. The locks waited for are those of the whole database:
+// failed transaction of the vetting that met the lock (or out of it, a
+// verdict's run having reset it); it is left out of any transaction. The locks waited for are those of the whole database:
 // the server does not say which one the Parse met.
 func (e *Engine) awaitLock(ctx context.Context, c *pgconn.PgConn, timeout time.Duration) error {
 	end, bounded := lockEnd(ctx, timeout)

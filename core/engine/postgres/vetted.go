@@ -312,9 +312,10 @@ func unprepared(c *pgconn.PgConn) { delete(c.CustomData(), checksKey) }
 // runVetted runs sql, which v says passed the guard on c, checking in the
 // same round trip, after the statement is planned, that the server's
 // state is still v's. ran is false on a miss: nothing of the statement
-// ran, the verdict is dropped and c is left in a failed transaction
-// (vetOnServer rolls it back); err is errParseLocked when the miss is
-// the statement's Parse meeting a lock.
+// ran, the verdict is dropped and c is left rolled back and reset (the
+// reset after the Sync runs after an error too), the statement perhaps
+// still prepared (vetOnServer deallocates it); err is errParseLocked when
+// the miss is the statement's Parse meeting a lock.
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
 	prepare := !checksPrepared(c)
