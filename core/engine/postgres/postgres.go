@@ -396,8 +396,8 @@ func sendReset(p *pgconn.Pipeline) error {
 // Acquire, or at release when the run failed). resetQuery is what
 // DISCARD ALL does but DEALLOCATE ALL and DISCARD PLANS (which empties
 // caches, no state a statement can set), after the ROLLBACK of the run's
-// transaction, so that the checks prepared on the connection stay; the
-// statement the run prepared is closed in the pipeline. A ROLLBACK runs
+// transaction, so that the checks and statements prepared on the
+// connection for verdicts stay. A ROLLBACK runs
 // in a failed transaction too: after an error in the pipeline the reset
 // still runs, and release resets the session with DISCARD ALL as well.
 // When a statement fails, those after it do not run and the server
@@ -410,10 +410,9 @@ const resetQuery = "ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESE
 const owedKey = "tablewise.owed"
 
 // queueReset queues on p, which holds a verdict's run, the end of it:
-// preparedName closed, the Sync, then resetQuery; the caller sends them
-// (p.Flush) and reads p's results, and settle the reset's answer.
+// the Sync, then resetQuery; the caller sends them (p.Flush) and reads
+// p's results, and settle the reset's answer.
 func queueReset(c *pgconn.PgConn, p *pgconn.Pipeline) {
-	p.SendDeallocate(preparedName)
 	p.SendPipelineSync()
 	c.Frontend().Send(&pgproto3.Query{String: resetQuery})
 	c.CustomData()[owedKey] = true

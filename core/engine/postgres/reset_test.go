@@ -181,10 +181,10 @@ func TestVerdictResetClearsTheSession(t *testing.T) {
 	}
 }
 
-// TestVerdictChecksPrepared: a verdict's run prepares its two checks on
-// the connection once and keeps them; a DISCARD ALL (any other
-// statement's reset, or release's) drops them, and the next verdict's
-// run prepares them again.
+// TestVerdictChecksPrepared: a verdict's run prepares its two checks and
+// its statement on the connection once and keeps them; a DISCARD ALL (any
+// other statement's reset, or release's) drops them, and the next
+// verdict's run prepares them again.
 func TestVerdictChecksPrepared(t *testing.T) {
 	ctx := context.Background()
 	e, err := postgres.Open(ctx, servers.PostgresSample(t), engine.Options{MaxConns: 1})
@@ -198,6 +198,10 @@ func TestVerdictChecksPrepared(t *testing.T) {
 		res, err := query.Collect(ctx, e, fmt.Sprintf("SELECT * FROM customers WHERE customer_id = %d", id), opt)
 		if err != nil || len(res.Rows) != 1 {
 			t.Fatalf("point query %d: %v", id, err)
+		}
+		// The statement kept for the shape is bound with this id.
+		if res.Columns[0].Name != "customer_id" || res.Rows[0][0] != int64(id) {
+			t.Fatalf("point query %d: %v %v", id, res.Columns[0].Name, res.Rows[0][0])
 		}
 	}
 	prepared := func() []string {
@@ -225,7 +229,8 @@ func TestVerdictChecksPrepared(t *testing.T) {
 	if hits < 2 {
 		t.Fatalf("%d of 4 point queries ran on a verdict, want at least 2", hits)
 	}
-	if got, want := prepared(), []string{"tablewise_check", "tablewise_precheck"}; !slices.Equal(got, want) {
+	// The checks, and the point query's shape.
+	if got, want := prepared(), []string{"tablewise_check", "tablewise_precheck", "tablewise_v1"}; !slices.Equal(got, want) {
 		t.Errorf("prepared after verdicts' runs: %q, want %q", got, want)
 	}
 	// prepared() released the connection with DISCARD ALL, and another

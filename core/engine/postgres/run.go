@@ -56,7 +56,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opt query.Options, sink qu
 		afterMiss := false
 		key := e.verdictKey(sql, st)
 		if v, ok := e.verdicts.get(c, key, loc); ok {
-			ran, err := e.runVetted(ctx, c, v, key, sql, opt, sink, sum)
+			ran, err := e.runVetted(ctx, c, v, key, sql, st, opt, sink, sum)
 			switch {
 			case errors.Is(err, errParseLocked):
 				// A miss: the vetting follows once the locks are gone.

@@ -284,10 +284,22 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 
 // The two checks of a verdict's run are prepared on a connection once,
 // by the first run that needs them, and from then on only bound and
-// executed: parsing and planning them was most of what they cost. A
+// executed: parsing and planning them was most of what they cost. So is
+// the statement: the text a verdict is kept under (the shape's, with its
+// literals as parameters, or the statement's own) is prepared on the
+// connection by the first run (named in stmtsKey), and later runs bind
+// that statement with the literals as its parameters, planned once
+// (after five runs, the server keeps the generic plan the shape's vetting
+// read, when it is no costlier). Each run still sends a Parse of that
+// text, unnamed and never run, after the first check: it takes the
+// locks on what the statement reads, and reads its literals, as the
+// statement's own Parse did, before the second check; the prepared
+// statement is then bound after that check, on relations no change can
+// commit to meanwhile, and planned again by the server (after the check)
+// only if something it depends on changed. A
 // verdict's run ends with resetQuery (postgres.go), which keeps them; the other
 // pipelines end with DISCARD ALL (or, after a miss, DEALLOCATE ALL),
-// which drops them, and call unprepared first. Their text names only
+// which drops them, and call unprepared first. The checks' text names only
 // pg_catalog's functions, with no literal of a type of the database's,
 // so preparing them runs no code of the database's; their plans hold no
 // constant of the state, which is a parameter.
@@ -297,6 +309,10 @@ const (
 	// checksKey marks, in a connection's CustomData, that it holds both
 	// checks prepared.
 	checksKey = "tablewise.checks"
+	// stmtsKey holds, in a connection's CustomData, the names of the
+	// statements prepared there for verdicts, by the text they hold
+	// (map[string]string), at most maxVerdicts of them.
+	stmtsKey = "tablewise.stmts"
 )
 
 // checksPrepared reports whether c holds the verdict's checks prepared.
@@ -305,20 +321,62 @@ func checksPrepared(c *pgconn.PgConn) bool {
 	return ok
 }
 
-// unprepared forgets that c holds the checks: called before a pipeline
-// that may drop them is sent.
-func unprepared(c *pgconn.PgConn) { delete(c.CustomData(), checksKey) }
+// unprepared forgets that c holds the checks and the verdicts'
+// statements: called before a pipeline that may drop them is sent.
+func unprepared(c *pgconn.PgConn) {
+	delete(c.CustomData(), checksKey)
+	delete(c.CustomData(), stmtsKey)
+}
 
-// runVetted runs sql, which v says passed the guard on c, checking in the
-// same round trip, after the statement is planned, that the server's
-// state is still v's. ran is false on a miss: nothing of the statement
-// ran, the verdict is dropped and c is left rolled back and reset (the
-// reset after the Sync runs after an error too), the statement perhaps
-// still prepared (vetOnServer deallocates it); err is errParseLocked when
-// the miss is the statement's Parse meeting a lock.
-func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
+// verdictStmt names the statement prepared on c for a verdict's text
+// key: kept says it is there already; name is "" (the unnamed statement,
+// parsed and run by this run alone) when c holds maxVerdicts of them.
+func verdictStmt(c *pgconn.PgConn, key string) (name string, kept bool) {
+	stmts, _ := c.CustomData()[stmtsKey].(map[string]string)
+	if name, ok := stmts[key]; ok {
+		return name, true
+	}
+	if len(stmts) >= maxVerdicts {
+		return "", false
+	}
+	return "tablewise_v" + strconv.Itoa(len(stmts)+1), false
+}
+
+// keepStmt records that c holds name, prepared with the text key.
+func keepStmt(c *pgconn.PgConn, key, name string) {
+	stmts, _ := c.CustomData()[stmtsKey].(map[string]string)
+	if stmts == nil {
+		stmts = map[string]string{}
+		c.CustomData()[stmtsKey] = stmts
+	}
+	stmts[key] = name
+}
+
+// runVetted runs sql (st, its statement), which v says passed the guard
+// on c under key, checking in the same round trip, after the statement's
+// Parse and before it is planned, that the server's state is still v's.
+// ran is false on a miss: nothing of the statement ran, the verdict is
+// dropped and c is left rolled back and reset (the reset after the Sync
+// runs after an error too); err is errParseLocked when the miss is the
+// statement's Parse meeting a lock.
+func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, st *statement, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
+	// The statement is key's text: the shape's, with the literals as
+	// its parameters, or sql itself.
+	var args [][]byte
+	var oids []uint32
+	if key != sql {
+		sh := shapeOf(sql, st.toks)
+		if sh == nil || sh.sql != key {
+			return false, errors.New("the statement's shape is not its verdict's")
+		}
+		for _, v := range sh.values {
+			args = append(args, []byte(v))
+		}
+		oids = sh.oids()
+	}
 	prepare := !checksPrepared(c)
+	name, kept := verdictStmt(c, key)
 	p := c.StartPipeline(ctx)
 	e.sendRole(p)
 	if prepare {
@@ -327,12 +385,19 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 	}
 	state := []byte(v.state)
 	p.SendQueryPrepared(precheckName, [][]byte{state, []byte(timeoutMS(opt.Timeout))}, nil, nil)
-	p.SendPrepare(preparedName, sql, nil)
+	// The Parse that takes the statement's locks and reads its literals:
+	// the statement's own when it is not kept yet, else an unnamed one
+	// that is never run.
+	parsed := ""
+	if !kept {
+		parsed = name
+	}
+	p.SendPrepare(parsed, key, oids)
 	p.SendQueryPrepared(checkName, [][]byte{state}, nil, nil)
 	// The columns are the server's own description of the statement;
 	// they are those the verdict's formats were chosen for while the
 	// state is the same.
-	p.SendQueryPrepared(preparedName, nil, nil, v.formats)
+	p.SendQueryPrepared(name, args, nil, v.formats)
 	queueReset(c, p)
 	if err := p.Flush(); err != nil {
 		p.Close()
@@ -363,9 +428,12 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 				err = errors.New("the server answered the statement's vetting out of order")
 			}
 		}
+		// A prepared statement outlives the transaction.
 		if i == opening+1 && prepare && err == nil {
-			// A prepared statement outlives the transaction.
 			c.CustomData()[checksKey] = true
+		}
+		if i == first+1 && parsed != "" && err == nil {
+			keepStmt(c, key, parsed)
 		}
 		if err != nil {
 			p.Close()
