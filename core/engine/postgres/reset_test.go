@@ -118,13 +118,9 @@ func TestResetBeforeReuse(t *testing.T) {
 func TestVerdictResetClearsTheSession(t *testing.T) {
 	ctx := context.Background()
 	url := servers.PostgresSample(t)
-	e, err := postgres.Open(ctx, url, engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openOne(t, url)
 	var pid uint32
-	err = e.WithConn(ctx, func(c *pgconn.PgConn) error {
+	err := e.WithConn(ctx, func(c *pgconn.PgConn) error {
 		pid = c.PID()
 		if _, err := c.Exec(ctx, "SET default_transaction_read_only = off").ReadAll(); err != nil {
 			return err
@@ -187,11 +183,7 @@ func TestVerdictResetClearsTheSession(t *testing.T) {
 // verdict's run prepares them again.
 func TestVerdictChecksPrepared(t *testing.T) {
 	ctx := context.Background()
-	e, err := postgres.Open(ctx, servers.PostgresSample(t), engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openOne(t, servers.PostgresSample(t))
 	opt := query.Options{MaxRows: 10, Timeout: 4 * time.Second}
 	point := func(id int) {
 		t.Helper()
@@ -254,11 +246,7 @@ func TestVerdictChecksPrepared(t *testing.T) {
 // first, and runs on another connection when the reset failed.
 func TestOwedResetIsReadBeforeReuse(t *testing.T) {
 	ctx := context.Background()
-	e, err := postgres.Open(ctx, servers.PostgresSample(t), engine.Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openOne(t, servers.PostgresSample(t))
 	for _, c := range []struct {
 		reset  string
 		reused bool
