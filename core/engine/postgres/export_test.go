@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -72,4 +73,37 @@ func Owe(e *Engine, c *pgconn.PgConn, sql string) error {
 	c.CustomData()[owedKey] = true
 	e.clean.Store(c, true)
 	return nil
+}
+
+// LoadedState reads the database's own objects on a pooled connection as
+// the guard does before a statement, and returns the server's state it
+// read with them.
+func LoadedState(ctx context.Context, e *Engine) (string, error) {
+	var state string
+	err := e.withConn(ctx, func(c *pgconn.PgConn) error {
+		loc, err := e.loadLocal(ctx, c)
+		if err != nil {
+			return err
+		}
+		state = *loc.state.Load()
+		return nil
+	})
+	return state, err
+}
+
+// LocalReads are the guard's reads of the operators' and the views'
+// calls (localUsesSQL, localViewsSQL) as it sends them, and the same
+// without first narrowing the operators and families to those that can
+// reach the database's own code (reachingOwnCode, ownFamilies).
+func LocalReads() (narrowed, full []string) {
+	unnarrow := strings.NewReplacer(
+		"o.oid IN "+reachingOwnCode+" AND ", "",
+		" WHERE amprocfamily IN "+ownFamilies, "",
+		"\n\tWHERE a.amopfamily IN "+ownFamilies, "",
+	)
+	narrowed = []string{localUsesSQL, localViewsSQL}
+	for _, q := range narrowed {
+		full = append(full, unnarrow.Replace(q))
+	}
+	return narrowed, full
 }

@@ -819,10 +819,12 @@ UNION ALL SELECT lower(f.proname::text), lower(b.proname::text) FROM f JOIN pg_c
 // output function), and those of the database's own they depend on,
 // directly or through an operator ('k'). Those types are the type or
 // domain itself, and, however deep, the types that hold one (heldStep).
+// The operators are first narrowed to those that can have such a row
+// (reachingOwnCode).
 const localUsesSQL = `SELECT 'o', o.oprname::text, lower(p.proname::text) FROM pg_catalog.pg_operator o
 	` + operatorFunctions + `
 	JOIN pg_catalog.pg_proc p ON p.oid = of.fn
-	WHERE o.oid >= 16384 OR p.oid >= 16384
+	WHERE o.oid IN ` + reachingOwnCode + ` AND (o.oid >= 16384 OR of.fn >= 16384)
 UNION ALL SELECT CASE WHEN c.castcontext = 'i' AND p.provolatile <> 'v' THEN 'i' ELSE 'c' END,
 	lower(t.typname::text), lower(p.proname::text) FROM pg_catalog.pg_cast c
 	JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
@@ -908,10 +910,38 @@ const heldStep = `SELECT e.whole, h.kind, h.x FROM held h JOIN holds e ON e.part
 // familyFunctions are the functions of operator families: support
 // functions and the operators' functions (not the support functions of
 // the other families that hold those operators).
-const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc
+const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_amproc WHERE amprocfamily IN ` + ownFamilies + `
 	UNION ALL SELECT a.amopfamily, of.fn FROM pg_catalog.pg_amop a JOIN pg_catalog.pg_operator o ON o.oid = a.amopopr
 	` + operatorPlaces + `
-	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true) f(family, fn)`
+	LEFT JOIN LATERAL pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid]) AS of(fn) ON true
+	WHERE a.amopfamily IN ` + ownFamilies + `) f(family, fn)`
+
+// ownFamilies are the operator families whose familyFunctions a query
+// that keeps only a class of the database's own or a function of its
+// own (oc.oid >= 16384 OR f.fn >= 16384, where oc is a class of the
+// family) may keep: the families of the database's classes, those with
+// a support function of its own, and those holding an operator that
+// reachingOwnCode lists. The others' rows would all be dropped, after
+// expanding every operator of every family of the server's.
+const ownFamilies = `(SELECT opcfamily FROM pg_catalog.pg_opclass WHERE oid >= 16384
+	UNION SELECT amprocfamily FROM pg_catalog.pg_amproc WHERE amproc::oid >= 16384
+	UNION SELECT amopfamily FROM pg_catalog.pg_amop WHERE amopopr IN ` + reachingOwnCode + `)`
+
+// reachingOwnCode are the operators that operatorFunctions may join a
+// function of the database's own to, and the database's own operators:
+// those among whose places (operatorPlaces) is an operator of its own,
+// one whose function or estimator is of its own, or one in a family
+// with a support function of its own (any family: this lists more than
+// the first family per access method that operatorFunctions takes,
+// never less). A query that keeps only an operator of the database's or
+// a function of its own keeps nothing else; naming the few operators
+// first spares expanding the server's hundreds.
+const reachingOwnCode = `(SELECT r.oid FROM pg_catalog.pg_operator r
+	JOIN pg_catalog.pg_operator r1 ON r1.oid = ANY (ARRAY[r.oid, r.oprcom, r.oprnegate])
+	JOIN pg_catalog.pg_operator r2 ON r2.oid = ANY (ARRAY[r1.oid, r1.oprcom, r1.oprnegate])
+	WHERE r2.oid >= 16384 OR r2.oprcode::oid >= 16384 OR r2.oprrest::oid >= 16384 OR r2.oprjoin::oid >= 16384
+		OR r2.oid IN (SELECT fa.amopopr FROM pg_catalog.pg_amop fa JOIN pg_catalog.pg_amproc pr ON pr.amprocfamily = fa.amopfamily
+			WHERE pr.amproc::oid >= 16384))`
 
 // operatorFunctions joins, to an operator o (NULL in a LEFT JOIN), the
 // functions the planner or the executor calls for it, as of(fn): its own
@@ -929,17 +959,22 @@ const familyFunctions = `(SELECT amprocfamily, amproc::oid FROM pg_catalog.pg_am
 // RANGE frame runs its family's in_range function. The server takes the
 // first family (the lowest oid) that holds the operator: the server's
 // own operators sort and hash with the server's families, whatever
-// family of the database's own also holds them.
+// family of the database's own also holds them. (The places are joined
+// with = ANY, which the server looks up by index, where IN becomes a
+// filter over every operator; a family's support functions likewise, in
+// a subquery the planner keeps apart, where it would hash the whole
+// pg_amproc once per operator.)
 const operatorFunctions = operatorPlaces + `
 	LEFT JOIN LATERAL (SELECT pg_catalog.unnest(ARRAY[o2.oprcode::oid, o2.oprrest::oid, o2.oprjoin::oid])
-		UNION ALL SELECT pr.amproc::oid FROM pg_catalog.pg_amop fa JOIN pg_catalog.pg_amproc pr ON pr.amprocfamily = fa.amopfamily
+		UNION ALL SELECT pr.amproc::oid FROM pg_catalog.pg_amop fa
+			CROSS JOIN LATERAL (SELECT amproc FROM pg_catalog.pg_amproc WHERE amprocfamily = fa.amopfamily OFFSET 0) pr
 		WHERE fa.amopopr = o2.oid AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_amop fb
 			WHERE fb.amopopr = o2.oid AND fb.amopmethod = fa.amopmethod AND fb.amopfamily < fa.amopfamily)) AS of(fn) ON true`
 
 // operatorPlaces joins, to an operator o, the operators the planner may
 // put in its place (operatorFunctions), as o2.
-const operatorPlaces = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid IN (o.oid, o.oprcom, o.oprnegate)
-	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid IN (o1.oid, o1.oprcom, o1.oprnegate)`
+const operatorPlaces = `LEFT JOIN pg_catalog.pg_operator o1 ON o1.oid = ANY (ARRAY[o.oid, o.oprcom, o.oprnegate])
+	LEFT JOIN pg_catalog.pg_operator o2 ON o2.oid = ANY (ARRAY[o1.oid, o1.oprcom, o1.oprnegate])`
 
 // localViewsSQL lists (relation, function) for every function a view's
 // definition, a table's row security policy, or what the planner loads
@@ -1061,10 +1096,23 @@ SELECT DISTINCT ON (1) lower(c.relname::text), r.srv FROM reach r
 // own implicit transaction.
 const pinnedPath = "SET LOCAL search_path = pg_catalog, pg_temp; "
 
+// smallHashes follows pinnedPath: the planner estimates the recursive
+// queries (localViewsSQL's calls) at millions of rows where the catalogs
+// give a few dozen, and the server sizes a recursive UNION's hash table by
+// that estimate, up to work_mem (times hash_mem_multiplier), zeroing it
+// before the first row: with the default 4 MB, some 40 ms of a new
+// session's page faults, more than the rest of the query. The tables grow
+// as rows come; a hash join past it spills to disk instead.
+const smallHashes = "SET LOCAL work_mem = '256kB'; "
+
+// loadSettings are the statements before loadLocal's queries, one result
+// each.
+const loadSettings = 2
+
 func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error) {
 	loc := &local{opaque: map[string]bool{}, aliases: map[string]string{}, fields: map[string]bool{}, ops: map[string]string{}, types: map[string]string{}, views: map[string]string{}, remote: map[string]string{}}
 	e.loads.Add(1)
-	// One round trip: the queries after the SET, in its implicit
+	// One round trip: the queries after the SETs, in their implicit
 	// transaction, each a result of its own; the server's state and the
 	// print first, so that a change committed while the rest is read
 	// shows in the next check.
@@ -1078,23 +1126,30 @@ func (e *Engine) loadLocal(ctx context.Context, c *pgconn.PgConn) (*local, error
 	// They cost enough for the server to compile them with JIT, which
 	// would take it seconds where running them takes milliseconds: every
 	// session starts with jit off (Open).
-	res, err := c.Exec(ctx, pinnedPath+strings.Join(append(first, localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL), ";\n")).ReadAll()
+	// The state and the print come before the SETs: the state holds the
+	// search_path, which a check reads as the database sets it.
+	var sql strings.Builder
+	for _, q := range first {
+		sql.WriteString(q + ";\n")
+	}
+	sql.WriteString(pinnedPath + smallHashes + strings.Join([]string{localFunctionsSQL, localAliasesSQL, localUsesSQL, localViewsSQL, localRemoteSQL}, ";\n"))
+	res, err := c.Exec(ctx, sql.String()).ReadAll()
 	if err != nil {
 		return nil, pgOpenError(err)
 	}
-	if want := 6 + len(first); len(res) != want {
+	if want := len(first) + loadSettings + 5; len(res) != want {
 		return nil, fmt.Errorf("read the database's own functions: %d results, want %d", len(res), want)
 	}
 	state := ""
 	if len(first) > 0 {
 		if len(first) == 2 {
-			state = string(res[1].Rows[0][0])
+			state = string(res[0].Rows[0][0])
 		}
-		loc.print = string(res[len(first)].Rows[0][0])
+		loc.print = string(res[len(first)-1].Rows[0][0])
 	}
 	loc.state.Store(&state)
-	res = res[len(first):]
-	functions, aliases, uses, views, remote := res[1].Rows, res[2].Rows, res[3].Rows, res[4].Rows, res[5].Rows
+	res = res[len(first)+loadSettings:]
+	functions, aliases, uses, views, remote := res[0].Rows, res[1].Rows, res[2].Rows, res[3].Rows, res[4].Rows
 	for _, row := range functions {
 		loc.opaque[string(row[0])] = true
 		if string(row[1]) == "t" {
