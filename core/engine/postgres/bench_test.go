@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablewise/tablewise/core/engine"
 	"github.com/tablewise/tablewise/core/engine/postgres"
 	"github.com/tablewise/tablewise/core/query"
 	"github.com/tablewise/tablewise/core/testdb/servers"
@@ -86,5 +87,24 @@ func BenchmarkPointQueryGuardReload(b *testing.B) {
 		if err != nil || len(res.Rows) != 1 {
 			b.Fatalf("%v %v", err, res)
 		}
+	}
+}
+
+// BenchmarkOpen is opening the sample's database, as every command does
+// first: connecting, reading the types, probing what the server
+// answers, and the guard's reads of the database's own objects in that
+// new session, which are most of it.
+func BenchmarkOpen(b *testing.B) {
+	url := servers.PostgresSample(b)
+	ctx := context.Background()
+	for b.Loop() {
+		e, err := postgres.Open(ctx, url, engine.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if postgres.LocalLoads(e) != 1 {
+			b.Fatalf("the guard read the database's objects %d times, want once", postgres.LocalLoads(e))
+		}
+		e.Close()
 	}
 }

@@ -70,7 +70,7 @@ func Owe(e *Engine, c *pgconn.PgConn, sql string) error {
 	if err := c.Frontend().Flush(); err != nil {
 		return err
 	}
-	c.CustomData()[owedKey] = true
+	sessionOf(c).owed = true
 	e.clean.Store(c, true)
 	return nil
 }

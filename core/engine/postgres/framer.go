@@ -18,9 +18,6 @@ import (
 // clipped (sqlError).
 const errorMaxBytes = 16 << 20
 
-// framerKey holds a connection's framer in its CustomData.
-const framerKey = "tablewise.framer"
-
 // framer reads what the server sends on one connection, below pgproto3's
 // buffers, and follows its messages (a type byte, a length, a body) to
 // bound them by kind: pgproto3 holds every message to one length, read
@@ -107,7 +104,7 @@ func (f *framer) refuse(typ byte, n int) error {
 // errorMaxBytes.
 func bound(c *pgconn.PgConn, all, rows int) {
 	c.Frontend().SetMaxBodyLen(all)
-	if f, ok := c.CustomData()[framerKey].(*framer); ok {
+	if f := sessionOf(c).framer; f != nil {
 		f.rowMax.Store(int64(rows))
 	}
 }

@@ -233,6 +233,19 @@ type statement struct {
 	planned string
 	// toks is the whole text's tokens, for the checks on the server.
 	toks []token
+	// shaped is the text's shape (shapeOf) once shape has read it.
+	shaped    *shaped
+	shapeRead bool
+}
+
+// shape is the shape of sql, the statement's text (nil when it has
+// none), read once per statement: its verdict's key and its run both
+// need it.
+func (st *statement) shape(sql string) *shaped {
+	if !st.shapeRead {
+		st.shaped, st.shapeRead = shapeOf(sql, st.toks), true
+	}
+	return st.shaped
 }
 
 // vetText applies the checks that need no server.

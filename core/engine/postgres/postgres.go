@@ -153,7 +153,7 @@ func Open(ctx context.Context, dsn string, opt engine.Options) (*Engine, error) 
 		label = cfg.User
 	}
 	e := &Engine{cfg: cfg, display: display, label: label, role: role, types: newTypeCache()}
-	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, stale)
+	e.pool = pool.New(opt.MaxConns, e.connect, e.closeConn, settleIdle)
 	err = e.withConn(ctx, func(c *pgconn.PgConn) error {
 		e.version = c.ParameterStatus("server_version")
 		e.major, _, _ = strings.Cut(e.version, ".")
@@ -332,7 +332,7 @@ func (e *Engine) connectFramed(ctx context.Context) (*pgconn.PgConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.CustomData()[framerKey] = f
+	sessionOf(c).framer = f
 	return c, nil
 }
 
@@ -405,9 +405,32 @@ func sendReset(p *pgconn.Pipeline) error {
 const resetQuery = "ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; " +
 	"SELECT pg_catalog.pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES"
 
-// owedKey marks, in a connection's CustomData, that the answer to a
-// resetQuery sent on it is still to be read (settle).
-const owedKey = "tablewise.owed"
+// sessionKey holds, in a connection's CustomData, what tablewise keeps
+// of the connection (session).
+const sessionKey = "tablewise.session"
+
+// session is what tablewise keeps of one connection.
+type session struct {
+	framer *framer // reads what the server sends (framer.go); nil on a connection made elsewhere
+	// checks says that the connection holds both verdict checks
+	// prepared; stmts names the statements prepared there for verdicts,
+	// by the text they hold, at most maxVerdicts of them (vetted.go).
+	checks bool
+	stmts  map[string]string
+	// owed says that the answer to a resetQuery sent on the connection
+	// is still to be read (settle).
+	owed bool
+}
+
+// sessionOf is what tablewise keeps of c, made on first use.
+func sessionOf(c *pgconn.PgConn) *session {
+	s, ok := c.CustomData()[sessionKey].(*session)
+	if !ok {
+		s = &session{}
+		c.CustomData()[sessionKey] = s
+	}
+	return s
+}
 
 // queueReset queues on p, which holds a verdict's run, the end of it:
 // the Sync, then resetQuery; the caller sends them (p.Flush) and reads
@@ -415,7 +438,7 @@ const owedKey = "tablewise.owed"
 func queueReset(c *pgconn.PgConn, p *pgconn.Pipeline) {
 	p.SendPipelineSync()
 	c.Frontend().Send(&pgproto3.Query{String: resetQuery})
-	c.CustomData()[owedKey] = true
+	sessionOf(c).owed = true
 }
 
 // settle reads the answer to the resetQuery sent on c, when one is
@@ -423,10 +446,11 @@ func queueReset(c *pgconn.PgConn, p *pgconn.Pipeline) {
 // connection can go on), or the connection's, or an error when c is still
 // in a transaction.
 func settle(c *pgconn.PgConn) error {
-	if _, owed := c.CustomData()[owedKey]; !owed {
+	s := sessionOf(c)
+	if !s.owed {
 		return nil
 	}
-	delete(c.CustomData(), owedKey)
+	s.owed = false
 	// A deadline on the socket, not a context: ReceiveMessage watches a
 	// context per message, and the answer is a dozen of them.
 	if err := c.Conn().SetReadDeadline(time.Now().Add(resetTimeout)); err != nil {
@@ -454,9 +478,12 @@ func settle(c *pgconn.PgConn) error {
 	}
 }
 
-// stale reports whether the idle connection c may no longer serve: it is
-// closed, or the reset its last statement sent failed (settle).
-func stale(c *pgconn.PgConn) bool { return c.IsClosed() || settle(c) != nil }
+// settleIdle is the pool's check of an idle connection c before it
+// serves again: it reads the answer to the reset its last statement
+// sent when one is owed (settle: I/O, bounded by resetTimeout, in the
+// caller of Acquire), and reports c unfit when it is closed or that
+// reset failed.
+func settleIdle(c *pgconn.PgConn) bool { return c.IsClosed() || settle(c) != nil }
 
 // finish reads the rest of pipeline p, closing each result, and closes it:
 // the first error met, or one when c is still in a transaction.

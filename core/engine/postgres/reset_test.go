@@ -125,7 +125,7 @@ func TestVerdictResetClearsTheSession(t *testing.T) {
 		if _, err := c.Exec(ctx, "SET default_transaction_read_only = off").ReadAll(); err != nil {
 			return err
 		}
-		if _, err := c.Exec(ctx, `SELECT set_config('statement_timeout', '0', false), set_config('search_path', 'pg_catalog', false),
+		if _, err := c.Exec(ctx, `SELECT set_config('statement_timeout', '123s', false), set_config('search_path', 'pg_catalog', false),
 			pg_advisory_lock(4242); LISTEN tw_reset;
 			CREATE SEQUENCE public.tw_reset_seq; SELECT nextval('public.tw_reset_seq'); CREATE TEMP TABLE tw_reset_tmp (x int);
 			BEGIN; DECLARE tw_reset_cur CURSOR WITH HOLD FOR SELECT 1; COMMIT; BEGIN; SELECT pg_advisory_xact_lock(1)`).ReadAll(); err != nil {

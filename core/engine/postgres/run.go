@@ -241,7 +241,7 @@ func (e *Engine) vetOnServer(ctx context.Context, c *pgconn.PgConn, st *statemen
 	remember := key != ""
 	var shape *shaped
 	if remember && key != sql {
-		shape = shapeOf(sql, st.toks)
+		shape = st.shape(sql)
 	}
 	// Segments of the pipeline, each ended by a Sync: with a shape, the
 	// opening and the statement's Parse, the shape's vetting (whose

@@ -201,7 +201,7 @@ func (e *Engine) verdictKey(sql string, st *statement) string {
 		return ""
 	}
 	if e.shapes {
-		if sh := shapeOf(sql, st.toks); sh != nil {
+		if sh := st.shape(sql); sh != nil {
 			return sh.sql
 		}
 	}
@@ -287,7 +287,7 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 // executed: parsing and planning them was most of what they cost. So is
 // the statement: the text a verdict is kept under (the shape's, with its
 // literals as parameters, or the statement's own) is prepared on the
-// connection by the first run (named in stmtsKey), and later runs bind
+// connection by the first run (named in its session's stmts), and later runs bind
 // that statement with the literals as its parameters, planned once
 // (after five runs, the server keeps the generic plan the shape's vetting
 // read, when it is no costlier). Each run still sends a Parse of that
@@ -306,33 +306,23 @@ func (e *Engine) probeState(ctx context.Context, c *pgconn.PgConn) {
 const (
 	precheckName = "tablewise_precheck"
 	checkName    = "tablewise_check"
-	// checksKey marks, in a connection's CustomData, that it holds both
-	// checks prepared.
-	checksKey = "tablewise.checks"
-	// stmtsKey holds, in a connection's CustomData, the names of the
-	// statements prepared there for verdicts, by the text they hold
-	// (map[string]string), at most maxVerdicts of them.
-	stmtsKey = "tablewise.stmts"
 )
 
 // checksPrepared reports whether c holds the verdict's checks prepared.
-func checksPrepared(c *pgconn.PgConn) bool {
-	_, ok := c.CustomData()[checksKey]
-	return ok
-}
+func checksPrepared(c *pgconn.PgConn) bool { return sessionOf(c).checks }
 
 // unprepared forgets that c holds the checks and the verdicts'
 // statements: called before a pipeline that may drop them is sent.
 func unprepared(c *pgconn.PgConn) {
-	delete(c.CustomData(), checksKey)
-	delete(c.CustomData(), stmtsKey)
+	s := sessionOf(c)
+	s.checks, s.stmts = false, nil
 }
 
 // verdictStmt names the statement prepared on c for a verdict's text
 // key: kept says it is there already; name is "" (the unnamed statement,
 // parsed and run by this run alone) when c holds maxVerdicts of them.
 func verdictStmt(c *pgconn.PgConn, key string) (name string, kept bool) {
-	stmts, _ := c.CustomData()[stmtsKey].(map[string]string)
+	stmts := sessionOf(c).stmts
 	if name, ok := stmts[key]; ok {
 		return name, true
 	}
@@ -344,12 +334,11 @@ func verdictStmt(c *pgconn.PgConn, key string) (name string, kept bool) {
 
 // keepStmt records that c holds name, prepared with the text key.
 func keepStmt(c *pgconn.PgConn, key, name string) {
-	stmts, _ := c.CustomData()[stmtsKey].(map[string]string)
-	if stmts == nil {
-		stmts = map[string]string{}
-		c.CustomData()[stmtsKey] = stmts
+	s := sessionOf(c)
+	if s.stmts == nil {
+		s.stmts = map[string]string{}
 	}
-	stmts[key] = name
+	s.stmts[key] = name
 }
 
 // runVetted runs sql (st, its statement), which v says passed the guard
@@ -361,15 +350,12 @@ func keepStmt(c *pgconn.PgConn, key, name string) {
 // statement's Parse meeting a lock.
 func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key, sql string, st *statement, opt query.Options, sink query.Sink, sum *query.Summary) (ran bool, err error) {
 	setRowLimit(c, opt)
-	// The statement is key's text: the shape's, with the literals as
-	// its parameters, or sql itself.
+	// The statement is key's text (verdictKey): the shape's, with the
+	// literals as its parameters, or sql itself.
 	var args [][]byte
 	var oids []uint32
 	if key != sql {
-		sh := shapeOf(sql, st.toks)
-		if sh == nil || sh.sql != key {
-			return false, errors.New("the statement's shape is not its verdict's")
-		}
+		sh := st.shape(sql)
 		for _, v := range sh.values {
 			args = append(args, []byte(v))
 		}
@@ -430,7 +416,7 @@ func (e *Engine) runVetted(ctx context.Context, c *pgconn.PgConn, v verdict, key
 		}
 		// A prepared statement outlives the transaction.
 		if i == opening+1 && prepare && err == nil {
-			c.CustomData()[checksKey] = true
+			sessionOf(c).checks = true
 		}
 		if i == first+1 && parsed != "" && err == nil {
 			keepStmt(c, key, parsed)

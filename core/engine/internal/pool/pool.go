@@ -28,7 +28,9 @@ type Pool[C comparable] struct {
 
 // New is a pool of at most max connections: open makes one, close closes
 // one for good, and stale (nil: none is) says whether an idle one may no
-// longer serve; Acquire closes such a one and frees its slot.
+// longer serve; Acquire closes such a one and frees its slot. Acquire
+// calls stale in its caller's goroutine, which it may keep while stale
+// reads from the connection.
 func New[C comparable](max int, open func(context.Context) (C, error), close func(C), stale func(C) bool) *Pool[C] {
 	return &Pool[C]{open: open, close: close, stale: stale,
 		sem: make(chan struct{}, max), idle: make(chan struct{}, max)}
